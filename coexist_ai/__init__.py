@@ -1,0 +1,1 @@
+"""coexist-ai: AI opponents and a tournament harness for the card game Coexist."""

@@ -1,0 +1,26 @@
+"""The errors coexist-ai raises on bad input.
+
+Every message quotes the input that was refused and says what would have been
+valid, so that a person at a terminal or a program over the protocol can act
+on it without reading a traceback.
+"""
+
+
+class CoexistError(ValueError):
+    """Base class of every error raised on bad input."""
+
+
+class IllegalMoveError(CoexistError):
+    """A move that is not legal in the position it was applied to."""
+
+
+class NotationError(CoexistError):
+    """Text that does not parse as a move of the project's notation."""
+
+
+class SetupError(CoexistError):
+    """A new game asked with impossible settings (players, faunas, deck)."""
+
+
+class StateFormatError(CoexistError):
+    """A state or observation JSON document that cannot be loaded."""

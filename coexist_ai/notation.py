@@ -1,0 +1,143 @@
+"""The move notation: the one way moves are written in logs, records, the
+protocol and on the command line.
+
+Actions are integers (bit layout in csrc/cx_types.h); a move is their text:
+`recruit C`, `house forest-red-fox`, `move F sea-otter sea-seal`, `end`, ...
+Caretaker cards are named by colour, animals by their card id, so the same
+choice never has two names.
+"""
+from coexist_ai.errors import IllegalMoveError, NotationError
+
+COLOURS = "CFPHS"
+
+# kinds, numbered as CX_A_* in csrc/cx_types.h
+(PASS, END, CENTER, TRAIN_START, APPLY, SKIP, RECRUIT, HOUSE, PROTECT, ASSIGN,
+ MOVE, UNASSIGN, RELEASE, TRAIN, DISCARD_TOKEN, DISCARD_ANIMAL) = range(16)
+
+# kind -> (word, argument shape): X colour, Y colour, A card, B card
+_SHAPES = {
+    PASS: ("pass", ""), END: ("end", ""), CENTER: ("center", ""),
+    TRAIN_START: ("train", ""), APPLY: ("apply", ""), SKIP: ("skip", ""),
+    RECRUIT: ("recruit", "X"), HOUSE: ("house", "A"), PROTECT: ("protect", "A"),
+    ASSIGN: ("assign", "XA"), MOVE: ("move", "XAB"), UNASSIGN: ("unassign", "XA"),
+    RELEASE: ("release", "A"), TRAIN: ("train", "XY"),
+    DISCARD_TOKEN: ("discard", "X"), DISCARD_ANIMAL: ("discard", "A"),
+}
+WORDS = sorted({word for word, _ in _SHAPES.values()})
+
+
+def make_action(kind, x=0, y=0, a=0, b=0):
+    """The integer of a move (see the layout in csrc/cx_types.h)."""
+    return (kind << 22) | (y << 19) | (x << 16) | (b << 8) | a
+
+
+def split_action(action):
+    """(kind, x, y, a, b) of an action integer."""
+    return ((action >> 22) & 31, (action >> 16) & 7, (action >> 19) & 7,
+            action & 255, (action >> 8) & 255)
+
+
+def action_to_move(card_set, action):
+    """The notation of an action integer."""
+    kind, x, y, a, b = split_action(action)
+    if kind not in _SHAPES:
+        raise NotationError(f"action {action!r} has no kind {kind!r}")
+    word, shape = _SHAPES[kind]
+    parts = [word]
+    for field in shape:
+        if field == "X":
+            parts.append(COLOURS[x])
+        elif field == "Y":
+            parts.append(COLOURS[y])
+        else:
+            parts.append(card_set.cards[a if field == "A" else b].id)
+    return " ".join(parts)
+
+
+def _candidate_actions(card_set, words):
+    """Every action the words could name (legal or not), or a reason why none."""
+    word, args = words[0].lower(), words[1:]
+    found, reasons = [], []
+    for kind, (kword, shape) in _SHAPES.items():
+        if kword != word:
+            continue
+        if len(args) != len(shape):
+            reasons.append(f"'{word}' takes {_describe(shape)}")
+            continue
+        fields, why = _parse_fields(card_set, shape, args)
+        if why:
+            reasons.append(why)
+        else:
+            found.append(make_action(kind, **fields))
+    return found, reasons
+
+
+def _describe(shape):
+    names = {"X": "a colour", "Y": "a colour", "A": "a card id", "B": "a card id"}
+    return " then ".join(names[f] for f in shape) if shape else "no argument"
+
+
+def _parse_fields(card_set, shape, args):
+    fields = {}
+    for field, text in zip(shape, args):
+        if field in "XY":
+            colour = text.upper()
+            if len(colour) != 1 or colour not in COLOURS:
+                return None, f"{text!r} is not a colour (one of C F P H S)"
+            fields[field.lower()] = COLOURS.index(colour)
+        else:
+            card = card_set.by_id.get(text.lower())
+            if card is None:
+                return None, f"{text!r} is not a card id of {card_set.name!r}"
+            fields[field.lower()] = card.index
+    return fields, None
+
+
+def parse_move(card_set, text):
+    """The actions `text` could name, before looking at any position."""
+    if not isinstance(text, str) or not text.split():
+        raise NotationError(f"empty move {text!r}: expected a move such as "
+                            "'recruit C', 'center' or 'end'")
+    words = text.split()
+    if words[0].lower() not in WORDS:
+        raise NotationError(f"{text!r}: unknown word {words[0]!r}; moves start "
+                            f"with one of: {', '.join(WORDS)}")
+    found, reasons = _candidate_actions(card_set, words)
+    if not found:
+        raise NotationError(f"{text!r}: {'; '.join(reasons)}")
+    return found
+
+
+def parse_legal_move(position, text):
+    """The legal action that `text` names in `position`."""
+    legal = position.legal_actions()
+    try:
+        found = parse_move(position.card_set, text)
+    except NotationError as e:
+        raise NotationError(f"{e}. Legal moves: {_listing(position, legal)}") from None
+    for action in found:
+        if action in legal:
+            return action
+    raise illegal_move_error(position, found[0], text)
+
+
+def _listing(position, legal):
+    cs = position.card_set
+    return ", ".join(action_to_move(cs, a) for a in legal) or "(none: the game is over)"
+
+
+def illegal_move_error(position, action, text=None):
+    """An IllegalMoveError naming the move, the decision and the legal moves."""
+    legal = position.legal_actions()
+    try:
+        name = action_to_move(position.card_set, action)
+    except (NotationError, IndexError):
+        name = f"action {action!r}"
+    said = repr(text) if text is not None else repr(name)
+    if position.is_over():
+        why = "the game is over"
+    else:
+        why = (f"it is not a legal move for seat {position.current_player} in "
+               f"the '{position.phase}' decision")
+    return IllegalMoveError(f"illegal move {said}: {why}. "
+                            f"Legal moves: {_listing(position, legal)}")

@@ -1,0 +1,362 @@
+"""Positions as JSON: the full state (a referee's) and a seat's observation.
+
+The format is documented in docs/formats.md. In short: one object, keyed by
+"format" ("coexist-state" or "coexist-observation") and "version"; cards are
+named by id, token counts by colour letter. An observation is a state without
+"draw_pile_order". Writing then reading gives back the same position, byte for
+byte; reading then writing gives back the same JSON.
+"""
+import json
+
+from coexist_ai import _core
+from coexist_ai.errors import StateFormatError
+
+VERSION = 1
+STATE_FORMAT = "coexist-state"
+OBSERVATION_FORMAT = "coexist-observation"
+COLOURS = "CFPHS"
+BOUNDARIES = ("C|F", "F|P", "P|H")
+LOC_DECK, LOC_MISSION, LOC_DISCARD = 1, 2, 3
+LOC_BOARD, LOC_RELEASED, LOC_PROTECTED = 4, 8, 12
+
+
+# ---- writing ---------------------------------------------------------------
+
+def position_to_json(position, **dump_options):
+    """The JSON text of a State or an Observation."""
+    return json.dumps(position_to_dict(position), **dump_options)
+
+
+def position_to_dict(position):
+    is_state = isinstance(position, _core.State)
+    raw = position.referee_raw() if is_state else position.public_raw()
+    cs = position.card_set
+    ids = [card.id for card in cs.cards]
+    doc = {
+        "format": STATE_FORMAT if is_state else OBSERVATION_FORMAT,
+        "version": VERSION,
+        "card_set": {"name": cs.name, "sha256": cs.sha256},
+        "players": raw["n_players"],
+        "first_player": raw["first_player"],
+        "current_player": raw["current"],
+        "phase": _core.PHASES[raw["phase"]],
+        "end_triggered": bool(raw["end_triggered"]),
+        "rounds": raw["rounds"],
+        "supply": _tokens(raw["supply"], 5, keep_zero=True),
+        "mission": [ids[c] for c in raw["mission"][:raw["n_mission"]]],
+        "draw_pile_size": raw["deck_len"] - raw["deck_pos"],
+        "draw_pile_contents": sorted(_where(raw, cs, LOC_DECK), key=cs.index_of),
+        "discard": _where(raw, cs, LOC_DISCARD),
+        "turn": _turn_to_dict(raw, ids),
+        "seats": [_seat_to_dict(raw, cs, p) for p in range(raw["n_players"])],
+    }
+    if is_state:
+        doc["draw_pile_order"] = [ids[c] for c in position.referee_draw_pile()]
+    else:
+        doc["viewer"] = position.viewer
+    return doc
+
+
+def _tokens(counts, n, keep_zero=False):
+    return {COLOURS[x]: counts[x] for x in range(n) if keep_zero or counts[x]}
+
+
+def _where(raw, cs, loc):
+    return [card.id for card in cs.cards if raw["loc"][card.index] == loc]
+
+
+def _turn_to_dict(raw, ids):
+    phase = _core.PHASES[raw["phase"]]
+    return {
+        "step": raw["step"],
+        "capture_used": raw["capture_used"],
+        "trained_up": [b for i, b in enumerate(BOUNDARIES) if raw["train_up"] >> i & 1],
+        "trained_down": [b for i, b in enumerate(BOUNDARIES) if raw["train_down"] >> i & 1],
+        "effect_card": ids[raw["effect_card"]] if phase == "effect" else None,
+    }
+
+
+def _seat_to_dict(raw, cs, p):
+    pl = raw["players"][p]
+    return {
+        "fauna": _core.FAUNAS[pl["fauna"]],
+        "turns": pl["turns"],
+        "track": pl["track"],
+        "pool": _tokens(pl["pool"], 4, keep_zero=True),
+        "board": [{"card": cs.cards[sl["card"]].id, "on": _tokens(sl["on"], 5),
+                   "movable": _tokens(sl["movable"], 4)}
+                  for sl in pl["board"][:pl["n_board"]]],
+        "released": _where(raw, cs, LOC_RELEASED + p),
+        "protected": _where(raw, cs, LOC_PROTECTED + p),
+        "start_recruit_order": [COLOURS[c] for c in pl["start_recruit"][:pl["n_start_recruit"]]],
+    }
+
+
+# ---- reading ---------------------------------------------------------------
+
+def state_from_json(text, card_set=None):
+    """A State from its JSON (a "coexist-state" document)."""
+    doc = _parse(text)
+    card_set = _check_header(doc, STATE_FORMAT, card_set)
+    raw, at_turn_start = _Reader(doc, card_set).raw()
+    return _finish(_core.State.from_raw(card_set, raw), at_turn_start)
+
+
+def observation_from_json(text, card_set=None):
+    """An Observation from its JSON (a "coexist-observation" document)."""
+    doc = _parse(text)
+    card_set = _check_header(doc, OBSERVATION_FORMAT, card_set)
+    raw, at_turn_start = _Reader(doc, card_set).raw()
+    viewer = doc.get("viewer", raw["current"])
+    if not isinstance(viewer, int) or not 0 <= viewer < raw["n_players"]:
+        raise StateFormatError(f"viewer: {viewer!r} is not a seat")
+    return _finish(_core.Observation.from_raw(card_set, raw, viewer), at_turn_start)
+
+
+def _finish(position, at_turn_start):
+    if at_turn_start:
+        position._begin_turn()
+    broken = position.check_invariants()
+    if broken:
+        raise StateFormatError(f"the position is inconsistent: invariant {broken} "
+                               f"is broken ({INVARIANTS[broken]})")
+    return position
+
+
+INVARIANTS = {
+    1: "a count is out of range",
+    2: "a token kind's total differs from the game's supply "
+       "(C 28, F 24, P 20, H 20, S 32 in all)",
+    3: "a card is in no place or in two",
+    4: "a card is listed where its place says it is not",
+    5: "a track holds more than 8 tokens, or an animal carries more than it needs",
+    6: "an anti-cycle count is above the tokens on the animal",
+    7: "released counts disagree",
+}
+
+
+def _parse(text):
+    if isinstance(text, dict):
+        return text
+    try:
+        doc = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise StateFormatError(f"not JSON: {e}") from None
+    if not isinstance(doc, dict):
+        raise StateFormatError(f"expected a JSON object, got {type(doc).__name__}")
+    return doc
+
+
+def _check_header(doc, expected_format, card_set):
+    from coexist_ai.cards import default_card_set
+    fmt, version = doc.get("format"), doc.get("version")
+    if fmt != expected_format:
+        raise StateFormatError(f"format: {fmt!r}, expected {expected_format!r}")
+    if version != VERSION:
+        raise StateFormatError(f"version: {version!r}, this build reads version {VERSION}")
+    card_set = card_set or default_card_set()
+    named = doc.get("card_set")
+    if not isinstance(named, dict) or named.get("sha256") != card_set.sha256:
+        raise StateFormatError(
+            f"card_set: {named!r} is not the card set in use "
+            f"({card_set.name!r}, sha256 {card_set.sha256[:12]}...)")
+    return card_set
+
+
+class _Reader:
+    """Builds the C struct (as a dict) from a parsed document, field by field,
+    naming the field in every error."""
+
+    def __init__(self, doc, card_set):
+        self.doc, self.cs = doc, card_set
+
+    def fail(self, path, value, expected):
+        raise StateFormatError(f"{path}: {value!r} is not valid; expected {expected}")
+
+    def get(self, obj, key, path, kind=int, lo=0, hi=255, default=None):
+        if key not in obj:
+            if default is not None:
+                return default
+            raise StateFormatError(f"{path}{key}: missing")
+        value = obj[key]
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)
+                            or not lo <= value <= hi):
+            self.fail(path + key, value, f"a whole number in {lo}..{hi}")
+        if kind is not int and not isinstance(value, kind):
+            self.fail(path + key, value, f"a {kind.__name__}")
+        return value
+
+    def card(self, card_id, path):
+        card = self.cs.by_id.get(card_id) if isinstance(card_id, str) else None
+        if card is None:
+            self.fail(path, card_id, f"a card id of {self.cs.name!r}")
+        return card.index
+
+    def cards(self, obj, key, path):
+        values = self.get(obj, key, path, list, default=[])
+        return [self.card(c, f"{path}{key}[{i}]") for i, c in enumerate(values)]
+
+    def tokens(self, obj, key, path, n, default=None):
+        counts = self.get(obj, key, path, dict, default=default)
+        for colour in counts:
+            if colour not in COLOURS[:n]:
+                self.fail(f"{path}{key}", colour, f"colours among {' '.join(COLOURS[:n])}")
+        return [self.get(counts, c, f"{path}{key}.", default=0) for c in COLOURS[:n]]
+
+    def raw(self):
+        doc = self.doc
+        n = self.get(doc, "players", "", lo=2, hi=4)
+        seats = self.get(doc, "seats", "", list)
+        if len(seats) != n:
+            self.fail("seats", f"{len(seats)} seats", f"one per player ({n})")
+        raw = _blank_raw()
+        raw.update(n_players=n,
+                   first_player=self.get(doc, "first_player", "", hi=n - 1),
+                   current=self.get(doc, "current_player", "", hi=n - 1),
+                   end_triggered=int(self.get(doc, "end_triggered", "", bool)),
+                   rounds=self.get(doc, "rounds", "", hi=250),
+                   supply=self.tokens(doc, "supply", "", 5))
+        phase = doc.get("phase")
+        at_turn_start = phase is None
+        if not at_turn_start:
+            if phase not in _core.PHASES:
+                self.fail("phase", phase, f"one of {', '.join(_core.PHASES)}")
+            raw["phase"] = _core.PHASES.index(phase)
+        self.read_cards(raw, seats)
+        self.read_turn(raw, phase)
+        for p, seat in enumerate(seats):
+            self.read_seat(raw, p, seat, f"seats[{p}].", at_turn_start)
+        return raw, at_turn_start
+
+    def read_cards(self, raw, seats):
+        faunas = [self.get(s, "fauna", f"seats[{p}].", str) for p, s in enumerate(seats)]
+        for p, f in enumerate(faunas):
+            if f not in _core.FAUNAS or faunas.index(f) != p:
+                self.fail(f"seats[{p}].fauna", f, f"a distinct fauna among {', '.join(_core.FAUNAS)}")
+        in_game = [c for c in self.cs.cards if c.fauna in faunas]
+        mission = self.cards(self.doc, "mission", "")
+        if len(mission) > 5:
+            self.fail("mission", self.doc["mission"], "at most 5 cards")
+        order = self.draw_order(in_game)
+        raw["deck_len"] = len(in_game)
+        raw["deck_pos"] = len(in_game) - len(order)
+        raw["deck"][raw["deck_pos"]:raw["deck_len"]] = order
+        raw["mission"][:len(mission)] = mission
+        raw["n_mission"] = len(mission)
+        places = [(LOC_DECK, order), (LOC_MISSION, mission),
+                  (LOC_DISCARD, self.cards(self.doc, "discard", ""))]
+        for p, seat in enumerate(seats):
+            path = f"seats[{p}]."
+            board = [self.card(sl.get("card") if isinstance(sl, dict) else sl, f"{path}board[{i}].card")
+                     for i, sl in enumerate(self.get(seat, "board", path, list, default=[]))]
+            places += [(LOC_BOARD + p, board),
+                       (LOC_RELEASED + p, self.cards(seat, "released", path)),
+                       (LOC_PROTECTED + p, self.cards(seat, "protected", path))]
+        self.place_cards(raw, places, in_game)
+
+    def draw_order(self, in_game):
+        contents = self.cards(self.doc, "draw_pile_contents", "")
+        if self.doc["format"] != STATE_FORMAT:
+            return sorted(contents)
+        order = self.cards(self.doc, "draw_pile_order", "")
+        if "draw_pile_contents" in self.doc and sorted(order) != sorted(contents):
+            self.fail("draw_pile_contents", self.doc["draw_pile_contents"],
+                      "the cards of draw_pile_order")
+        return order
+
+    def place_cards(self, raw, places, in_game):
+        wanted = {c.index for c in in_game}
+        for loc, cards in places:
+            for c in cards:
+                if c not in wanted:
+                    self.fail("cards", self.cs.cards[c].id, "cards of the seats' faunas only")
+                if raw["loc"][c]:
+                    self.fail("cards", self.cs.cards[c].id, "each card in one place only")
+                raw["loc"][c] = loc
+        missing = [c.id for c in in_game if not raw["loc"][c.index]]
+        if missing:
+            self.fail("cards", missing, "every card of the seats' faunas somewhere")
+
+    def read_turn(self, raw, phase):
+        turn = self.get(self.doc, "turn", "", dict, default={})
+        raw["step"] = self.get(turn, "step", "turn.", default=0)
+        raw["capture_used"] = self.get(turn, "capture_used", "turn.", default=0)
+        for key, field in (("trained_up", "train_up"), ("trained_down", "train_down")):
+            mask = 0
+            for b in self.get(turn, key, "turn.", list, default=[]):
+                if b not in BOUNDARIES:
+                    self.fail(f"turn.{key}", b, f"boundaries among {', '.join(BOUNDARIES)}")
+                mask |= 1 << BOUNDARIES.index(b)
+            raw[field] = mask
+        effect = turn.get("effect_card")
+        if phase == "effect":
+            raw["effect_card"] = self.card(effect, "turn.effect_card")
+        elif effect is not None:
+            self.fail("turn.effect_card", effect, "null outside the 'effect' phase")
+
+    def read_seat(self, raw, p, seat, path, at_turn_start):
+        pl = raw["players"][p]
+        pl["fauna"] = _core.FAUNAS.index(seat["fauna"])
+        pl["turns"] = self.get(seat, "turns", path, default=0)
+        pl["track"] = self.get(seat, "track", path, hi=8, default=0)
+        pl["pool"] = self.tokens(seat, "pool", path, 4, default={})
+        board = self.get(seat, "board", path, list, default=[])
+        if len(board) > 16:
+            self.fail(f"{path}board", f"{len(board)} animals", "at most 16")
+        for i, entry in enumerate(board):
+            entry = entry if isinstance(entry, dict) else {"card": entry}
+            where = f"{path}board[{i}]."
+            slot = pl["board"][i]
+            slot["card"] = self.cs.by_id[entry["card"]].index
+            slot["on"] = self.tokens(entry, "on", where, 5, default={})
+            # tokens without a stated anti-cycle count have been there since
+            # the start of the turn
+            given = "movable" in entry and not at_turn_start
+            slot["movable"] = (self.tokens(entry, "movable", where, 4) if given
+                               else slot["on"][:4])
+        pl["n_board"] = len(board)
+        self.read_effects(pl, seat, path, raw["loc"], p)
+
+    def read_effects(self, pl, seat, path, loc, p):
+        """Permanent effects owned follow from the released cards; only the
+        order of start_recruit effects (the release order) is stored."""
+        released = [c for c in self.cs.cards if loc[c.index] == LOC_RELEASED + p]
+        pl["n_released"] = len(released)
+        recruits = []
+        for card in released:
+            e = card.effect
+            kind = e.kind if e else None
+            if kind == "start_recruit":
+                recruits.append(e.colour)
+            elif kind == "capture_bonus":
+                pl["capture_bonus"] += e.amount
+            elif kind == "extra_space":
+                pl["extra_spaces"] += 1
+            elif kind == "double_protect":
+                pl["double_protect"][COLOURS.index(e.colour)] += 1
+            elif kind == "skip_survival":
+                pl["skip_survival"] += 1
+            elif kind == "train_one_to_one":
+                pl["one_to_one"][COLOURS.index(e.from_colour)] |= 1 << COLOURS.index(e.to_colour)
+        order = self.get(seat, "start_recruit_order", path, list, default=recruits)
+        if sorted(order) != sorted(recruits):
+            self.fail(f"{path}start_recruit_order", order,
+                      f"the colours of the released start_recruit animals {sorted(recruits)}")
+        pl["start_recruit"][:len(order)] = [COLOURS.index(c) for c in order]
+        pl["n_start_recruit"] = len(order)
+
+
+def _blank_raw():
+    slot = lambda: {"card": 0, "on": [0] * 5, "movable": [0] * 4}
+    player = lambda: {"board": [slot() for _ in range(16)], "n_board": 0,
+                      "pool": [0] * 4, "track": 0, "fauna": 0, "turns": 0,
+                      "n_released": 0, "n_start_recruit": 0,
+                      "start_recruit": [0] * 16, "extra_spaces": 0,
+                      "capture_bonus": 0, "skip_survival": 0,
+                      "double_protect": [0] * 4, "one_to_one": [0] * 4}
+    return {"n_players": 0, "first_player": 0, "current": 0, "phase": 0,
+            "end_triggered": 0, "rounds": 0, "supply": [0] * 5, "n_mission": 0,
+            "mission": [0] * 5, "deck_len": 0, "deck_pos": 0, "step": 0,
+            "capture_used": 0, "train_up": 0, "train_down": 0, "effect_card": 0,
+            "deck": [0] * 128, "loc": [0] * 128,
+            "players": [player() for _ in range(4)]}

@@ -1,0 +1,294 @@
+/* cx_apply.c -- playing an action, and the turn sequence around it.
+ *
+ * cx_apply trusts its input (search calls it millions of times); the checked
+ * cx_apply_checked refuses anything cx_legal_actions would not list. After
+ * every action the state is advanced to the next decision that is really a
+ * decision: start_recruit effects with an empty supply are passed over, the
+ * end of turn refills the Mission board and hands over to the next seat. */
+#include <string.h>
+#include "cx_internal.h"
+
+static void gain(cx_state *s, cx_player *p, int x, int k) {
+    if (k > s->supply[x]) k = s->supply[x];
+    p->pool[x] += (uint8_t)k;
+    s->supply[x] -= (uint8_t)k;
+}
+
+static void mission_remove(cx_state *s, int i) {
+    memmove(&s->mission[i], &s->mission[i + 1], (size_t)(s->n_mission - i - 1));
+    s->mission[--s->n_mission] = 0;   /* unused bytes stay zero */
+}
+
+static void board_remove(cx_player *p, int i) {
+    memmove(&p->board[i], &p->board[i + 1],
+            sizeof(cx_slot) * (size_t)(p->n_board - i - 1));
+    p->n_board--;
+    memset(&p->board[p->n_board], 0, sizeof(cx_slot));
+}
+
+/* every token on the animal goes back to the supply */
+static void slot_return_tokens(cx_state *s, cx_slot *sl) {
+    for (int x = 0; x < CX_NUM_TOKENS; x++) s->supply[x] += sl->on[x];
+}
+
+void cx_refill_mission(cx_state *s) {
+    int drew = 0;
+    while (s->n_mission < CX_MISSION_SIZE && s->deck_pos < s->deck_len) {
+        uint8_t card = cx_deal_one(s);
+        s->mission[s->n_mission++] = card;
+        s->loc[card] = CX_LOC_MISSION;
+        drew = 1;
+    }
+    if (drew && s->deck_pos == s->deck_len) s->end_triggered = 1;
+}
+
+/* ask the next start_recruit effect whose colour the supply still has */
+static void advance_start(cx_state *s) {
+    const cx_player *p = CX_CUR(s);
+    while (s->step < p->n_start_recruit &&
+           s->supply[p->start_recruit[s->step]] == 0)
+        s->step++;
+    if (s->step >= p->n_start_recruit) {
+        s->phase = CX_PH_CHOOSE;
+        s->step = 0;
+    }
+}
+
+void cx_begin_turn(cx_state *s) {
+    cx_player *p = CX_CUR(s);
+    for (int i = 0; i < p->n_board; i++)
+        memcpy(p->board[i].movable, p->board[i].on, CX_NUM_CARETAKERS);
+    s->step = 0;
+    s->capture_used = 0;
+    s->train_up = s->train_down = 0;
+    s->effect_card = 0;
+    s->phase = CX_PH_START;
+    advance_start(s);
+}
+
+static void finish_turn(cx_state *s, const cx_cardset *cs) {
+    cx_refill_mission(s);
+    CX_CUR(s)->turns++;
+    int next = (s->current + 1) % s->n_players;
+    if (next == s->first_player) {
+        s->rounds++;
+        if (s->end_triggered || s->rounds >= cs->max_rounds) {
+            s->phase = CX_PH_OVER;
+            s->step = s->capture_used = s->train_up = s->train_down = 0;
+            s->effect_card = 0;
+            return;
+        }
+    }
+    s->current = (uint8_t)next;
+    cx_begin_turn(s);
+}
+
+static void check_capacity_then_finish(cx_state *s, const cx_cardset *cs) {
+    const cx_player *p = CX_CUR(s);
+    if (cx_player_spaces(p) > cx_player_capacity(p, cs)) {
+        s->phase = CX_PH_DISCARD;
+        s->step = 0;
+    } else {
+        finish_turn(s, cs);
+    }
+}
+
+static void house(cx_state *s, cx_player *p, int card) {
+    for (int i = 0; i < s->n_mission; i++)
+        if (s->mission[i] == card) { mission_remove(s, i); break; }
+    cx_slot *sl = &p->board[p->n_board++];
+    memset(sl, 0, sizeof *sl);
+    sl->card = (uint8_t)card;
+    s->loc[card] = (uint8_t)(CX_LOC_BOARD + s->current);
+}
+
+static void recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+    int i = cx_mission_caretaker(s, cs, x);
+    s->loc[s->mission[i]] = CX_LOC_DISCARD;
+    mission_remove(s, i);
+    gain(s, p, x, 1);
+}
+
+static void protect(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
+    const cx_card *c = &cs->cards[card];
+    board_remove(p, cx_slot_of(p, card));
+    s->loc[card] = (uint8_t)(CX_LOC_PROTECTED + s->current);
+    for (int x = 0; x < CX_NUM_CARETAKERS; x++) {
+        int doublings = p->double_protect[x] > 6 ? 6 : p->double_protect[x];
+        gain(s, p, x, c->protect[x] << doublings);
+    }
+    int k = c->protect[CX_S] - p->skip_survival;
+    if (k < 0) k = 0;
+    if (k > CX_TRACK_SIZE - p->track) k = CX_TRACK_SIZE - p->track;
+    if (k > s->supply[CX_S]) k = s->supply[CX_S];
+    p->track += (uint8_t)k;
+    s->supply[CX_S] -= (uint8_t)k;
+}
+
+static void own_permanent_effect(cx_player *p, const cx_card *c) {
+    switch (c->effect) {
+    case CX_EFF_START_RECRUIT:
+        if (p->n_start_recruit < CX_MAX_START_RECRUIT)
+            p->start_recruit[p->n_start_recruit++] = c->eff_colour;
+        break;
+    case CX_EFF_CAPTURE_BONUS: p->capture_bonus += c->eff_amount; break;
+    case CX_EFF_EXTRA_SPACE: p->extra_spaces++; break;
+    case CX_EFF_DOUBLE_PROTECT: p->double_protect[c->eff_colour]++; break;
+    case CX_EFF_SKIP_SURVIVAL: p->skip_survival++; break;
+    case CX_EFF_TRAIN_ONE_TO_ONE:
+        p->one_to_one[c->eff_from] |= (uint8_t)(1u << c->eff_to);
+        break;
+    default: break;
+    }
+}
+
+static void release(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
+    int i = cx_slot_of(p, card);
+    slot_return_tokens(s, &p->board[i]);
+    board_remove(p, i);
+    s->loc[card] = (uint8_t)(CX_LOC_RELEASED + s->current);
+    p->n_released++;
+    if (p->n_released >= cs->release_goal) s->end_triggered = 1;
+    own_permanent_effect(p, &cs->cards[card]);
+    if (cx_effect_matters(s, cs, card)) {
+        s->phase = CX_PH_EFFECT;
+        s->effect_card = (uint8_t)card;
+        s->step = 0;
+    }
+}
+
+static void effect_done(cx_state *s) {
+    s->phase = CX_PH_CENTER;
+    s->effect_card = 0;
+    s->step = 0;
+}
+
+static void apply_effect(cx_state *s, const cx_cardset *cs, cx_player *p) {
+    const cx_card *c = &cs->cards[s->effect_card];
+    switch (c->effect) {
+    case CX_EFF_DISCARD_SURVIVAL: {
+        int k = c->eff_amount < p->track ? c->eff_amount : p->track;
+        p->track -= (uint8_t)k;
+        s->supply[CX_S] += (uint8_t)k;
+        break;
+    }
+    case CX_EFF_RECRUIT_TWO: gain(s, p, c->eff_colour, 2); break;
+    case CX_EFF_DISCARD_SURVIVAL_RECRUIT:
+        if (p->track) { p->track--; s->supply[CX_S]++; }
+        gain(s, p, c->eff_colour, 1);
+        break;
+    default: break;
+    }
+    effect_done(s);
+}
+
+static void train(cx_state *s, const cx_cardset *cs, cx_player *p, int x, int y) {
+    int cost = cx_trade_cost(s, cs, x, y);
+    p->pool[x] -= (uint8_t)cost;
+    s->supply[x] += (uint8_t)cost;
+    gain(s, p, y, 1);
+    uint8_t lo = (uint8_t)(x < y ? x : y), hi = (uint8_t)(x < y ? y : x);
+    uint8_t crossed = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+    if (y > x) s->train_up |= crossed; else s->train_down |= crossed;
+    s->step++;
+}
+
+static void discard_animal(cx_state *s, cx_player *p, int card) {
+    int i = cx_slot_of(p, card);
+    slot_return_tokens(s, &p->board[i]);
+    board_remove(p, i);
+    s->loc[card] = CX_LOC_DISCARD;
+}
+
+static void apply_end(cx_state *s, const cx_cardset *cs) {
+    if (s->phase == CX_PH_EFFECT) effect_done(s);
+    else check_capacity_then_finish(s, cs);
+}
+
+static void apply_skip(cx_state *s) {
+    if (s->phase == CX_PH_START) { s->step++; advance_start(s); }
+    else effect_done(s);
+}
+
+static void apply_apply(cx_state *s, const cx_cardset *cs, cx_player *p) {
+    if (s->phase == CX_PH_START) {
+        gain(s, p, p->start_recruit[s->step], 1);
+        s->step++;
+        advance_start(s);
+    } else {
+        apply_effect(s, cs, p);
+    }
+}
+
+static void apply_house(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
+    house(s, p, card);
+    if (s->phase == CX_PH_EFFECT) { effect_done(s); return; }
+    s->capture_used += cs->cards[card].capture;
+    s->phase = CX_PH_HOUSE;
+}
+
+static void apply_recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+    recruit(s, cs, p, x);
+    if (s->phase == CX_PH_EFFECT) s->step++;
+    else s->phase = CX_PH_RECRUIT;
+}
+
+static void move_token(cx_player *p, int x, int from, int to) {
+    cx_slot *a = &p->board[cx_slot_of(p, from)];
+    cx_slot *b = &p->board[cx_slot_of(p, to)];
+    a->on[x]--; a->movable[x]--;
+    b->on[x]++;
+}
+
+static void unassign(cx_player *p, int x, int card) {
+    cx_slot *sl = &p->board[cx_slot_of(p, card)];
+    sl->on[x]--; sl->movable[x]--;
+    p->pool[x]++;
+}
+
+static void assign(cx_player *p, int x, int card) {
+    cx_slot *sl = &p->board[cx_slot_of(p, card)];
+    sl->on[x]++;
+    if (x == CX_S) p->track--; else p->pool[x]--;
+}
+
+static void discard_token(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+    p->pool[x]--;
+    s->supply[x]++;
+    if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
+}
+
+void cx_apply(cx_state *s, const cx_cardset *cs, cx_action a) {
+    cx_player *p = CX_CUR(s);
+    int x = CX_ACTION_X(a), y = CX_ACTION_Y(a);
+    int ca = CX_ACTION_A(a), cb = CX_ACTION_B(a);
+    switch (CX_ACTION_KIND(a)) {
+    case CX_A_PASS: check_capacity_then_finish(s, cs); break;
+    case CX_A_END: apply_end(s, cs); break;
+    case CX_A_CENTER: s->phase = CX_PH_CENTER; break;
+    case CX_A_TRAIN_START: s->phase = CX_PH_TRAIN; s->step = 0; break;
+    case CX_A_APPLY: apply_apply(s, cs, p); break;
+    case CX_A_SKIP: apply_skip(s); break;
+    case CX_A_RECRUIT: apply_recruit(s, cs, p, x); break;
+    case CX_A_HOUSE: apply_house(s, cs, p, ca); break;
+    case CX_A_PROTECT: protect(s, cs, p, ca); break;
+    case CX_A_ASSIGN: assign(p, x, ca); break;
+    case CX_A_MOVE: move_token(p, x, ca, cb); break;
+    case CX_A_UNASSIGN: unassign(p, x, ca); break;
+    case CX_A_RELEASE: release(s, cs, p, ca); break;
+    case CX_A_TRAIN: train(s, cs, p, x, y); break;
+    case CX_A_DISCARD_TOKEN: discard_token(s, cs, p, x); break;
+    case CX_A_DISCARD_ANIMAL:
+        discard_animal(s, p, ca);
+        if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
+        break;
+    default: break;
+    }
+}
+
+int cx_apply_checked(cx_state *s, const cx_cardset *cs, cx_action a) {
+    if (!cx_is_legal(s, cs, a)) return CX_ERR_ILLEGAL;
+    cx_apply(s, cs, a);
+    return CX_OK;
+}
+

@@ -1,0 +1,688 @@
+"""Tests of the card-set layer (coexist_ai/cards.py).
+
+Three groups: the packaged reconstructed set meets RULES.md "Card set";
+the sha256 identifies content, not formatting; and every way a file can
+break the schema or the engine's limits is refused with a CardSetError that
+names the file, the card and the field. Files are real files in tmp_path.
+"""
+
+import hashlib
+import json
+import pickle
+import re
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from coexist_ai.cards import (
+    CARETAKER_COLOURS, C_CARDSET_SIZE, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
+    MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT, TOKEN_COLOURS,
+    CardSetError, card_set_from_data, default_card_set,
+    dumps_card_set, load_card_set, loads_card_set, resolve_card_set,
+)
+
+try:
+    import hypothesis
+except ImportError:  # only the property tests at the end need it
+    hypothesis = None
+
+CX_TYPES = Path(__file__).resolve().parent.parent / "csrc" / "cx_types.h"
+S = TOKEN_COLOURS.index("S")
+
+# A small valid set that the error tests break one edit at a time.
+BASE = '''\
+name = "tiny"
+
+[rules]
+capture_limit = 9
+
+[[animal]]
+id = "forest-fox"
+name = "Red Fox"
+fauna = "forest"
+capture = 4
+conservation = 5
+needs = { C = 2, F = 1, S = 1 }
+protect = { C = 1, F = 1, S = 1 }
+effect = { kind = "recruit_two", colour = "F" }
+
+[[animal]]
+id = "sea-otter"
+name = "Sea Otter"
+fauna = "sea"
+capture = 3
+conservation = 4
+needs = { C = 2, F = 2 }
+protect = {}
+
+[[caretaker]]
+id = "forest-k1"
+fauna = "forest"
+colour = "C"
+'''
+
+
+def write(tmp_path, text, name="set.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def edited(old, new):
+    assert old in BASE, old
+    return BASE.replace(old, new, 1)
+
+
+def load_error(tmp_path, text):
+    path = write(tmp_path, text)
+    with pytest.raises(CardSetError) as caught:
+        load_card_set(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: "), message
+    return caught.value
+
+
+def animal_block(card_id, fauna="forest", effect=None):
+    lines = ["[[animal]]", f'id = "{card_id}"', 'name = "Beast"',
+             f'fauna = "{fauna}"', "capture = 1", "conservation = 1",
+             "needs = { C = 1 }", "protect = {}"]
+    if effect:
+        lines.append(f"effect = {effect}")
+    return "\n".join(lines) + "\n\n"
+
+
+# ---- the packaged reconstructed set -------------------------------------------
+
+@pytest.fixture(scope="module")
+def default():
+    return default_card_set()
+
+
+def test_default_set_loads_and_is_labelled_reconstructed(default):
+    assert default.name == "reconstructed-v1"
+    assert default.source == "<package>:reconstructed-v1"
+    assert default.is_reconstructed
+    assert "reconstructed" in default.display_name
+    assert dict(default.rules) == dict(DEFAULT_RULES)
+    assert len(default.cards) == 80
+    assert default_card_set() is default  # cached
+
+
+def test_default_set_content_is_pinned(default):
+    # Game records and benchmarks name their card set by this hash: change
+    # it only together with a deliberate change of the reconstructed set.
+    assert default.sha256 == (
+        "bc3b0ac13ed5604f603ae66d5a76f909df37f9f71200e048b04deba0439db51a")
+
+
+def test_default_file_header_says_reconstructed():
+    text = (resources.files("coexist_ai").joinpath("data")
+            .joinpath("reconstructed-v1.toml").read_text(encoding="utf-8"))
+    header = text.split("name =")[0]
+    assert "RECONSTRUCTED" in header
+    assert "prints no card list" in header
+
+
+def test_default_set_has_ten_animals_and_ten_caretakers_per_fauna(default):
+    assert default.faunas() == FAUNAS
+    for fauna in FAUNAS:
+        assert len(default.animals(fauna)) == 10
+        assert len(default.caretakers(fauna)) == 10
+
+
+def test_default_caretaker_colours_are_weighted_like_the_supply(default):
+    for fauna in FAUNAS:
+        counts = Counter(card.colour for card in default.caretakers(fauna))
+        c, f, p, h = (counts[colour] for colour in CARETAKER_COLOURS)
+        assert c >= f >= p >= h >= 1, (fauna, counts)
+        assert c > h
+
+
+def test_default_cards_are_indexed_animals_first(default):
+    assert [card.index for card in default.cards] == list(range(80))
+    assert all(card.is_animal for card in default.cards[:40])
+    assert not any(card.is_animal for card in default.cards[40:])
+
+
+def test_every_effect_kind_is_on_two_animals_of_different_faunas(default):
+    faunas_of = {kind: [] for kind in EFFECT_KINDS}
+    for card in default.animals():
+        if card.effect:
+            faunas_of[card.effect.kind].append(card.fauna)
+    for kind, faunas in faunas_of.items():
+        assert len(faunas) >= 2, kind
+        assert len(set(faunas)) >= 2, kind
+
+
+def test_some_animals_of_every_fauna_need_a_survival_token(default):
+    needing = [card for card in default.animals() if card.needs[S]]
+    assert 0.15 <= len(needing) / 40 <= 0.35
+    assert {card.fauna for card in needing} == set(FAUNAS)
+
+
+def test_default_capture_and_conservation_ranges(default):
+    for card in default.animals():
+        assert 1 <= card.capture <= 7, card.id
+        assert 1 <= card.conservation <= 9, card.id
+    assert {card.capture for card in default.animals()} >= {1, 7}
+    assert {card.conservation for card in default.animals()} >= {1, 9}
+
+
+def test_default_conservation_rises_with_what_an_animal_needs(default):
+    for card in default.animals():
+        tokens = sum(card.needs)
+        high_tier = card.needs[2] + card.needs[3]   # P and H
+        if tokens <= 2:
+            assert card.conservation <= 3, card.id
+        if tokens >= 5 and high_tier:
+            assert card.conservation >= 7, card.id
+    costs = [sum(card.needs) for card in default.animals()]
+    values = [card.conservation for card in default.animals()]
+    assert spearman(costs, values) > 0.85
+
+
+def spearman(xs, ys):
+    def ranks(values):
+        order = sorted(values)
+        # average rank of ties: first and last position of the value
+        return [(order.index(v) + len(order) - order[::-1].index(v) - 1) / 2
+                for v in values]
+    rx, ry = ranks(xs), ranks(ys)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    var = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
+    return cov / var
+
+
+def test_default_protect_gains_are_modest(default):
+    survival = Counter()
+    for card in default.animals():
+        caretakers = sum(card.protect[:S])
+        assert 1 <= caretakers <= 3, card.id
+        survival[card.protect[S]] += 1
+    assert set(survival) <= {0, 1, 2}
+    assert survival[1] > survival[2] > 0
+    assert survival[1] > 20   # "often 1 S"
+
+
+def test_default_ids_follow_the_naming_scheme(default):
+    for card in default.animals():
+        assert card.id.startswith(card.fauna + "-")
+    for card in default.caretakers():
+        assert re.fullmatch(rf"{card.fauna}-k\d+", card.id)
+
+
+# ---- lookups, resolving, C fields ------------------------------------------------
+
+def test_index_of_and_near_matches(default):
+    fox = default.index_of("forest-red-fox")
+    assert default.cards[fox].name == "Red Fox"
+    assert default.by_id["forest-red-fox"].index == fox
+    with pytest.raises(KeyError, match="forest-red-fox"):
+        default.index_of("forest-red-fx")
+    with pytest.raises(KeyError, match="no card 'zzz'"):
+        default.index_of("zzz")
+
+
+def test_resolve_card_set(tmp_path, default):
+    assert resolve_card_set("default") is default
+    assert resolve_card_set("reconstructed-v1") is default
+    assert resolve_card_set(None) is default
+    assert resolve_card_set(default) is default
+    path = write(tmp_path, BASE)
+    assert resolve_card_set(path).name == "tiny"
+    assert resolve_card_set(str(path)).name == "tiny"
+    with pytest.raises(CardSetError, match="does not exist.*'default'"):
+        resolve_card_set("defualt")
+
+
+def test_card_sets_pickle_for_worker_processes(default):
+    again = pickle.loads(pickle.dumps(default))
+    assert again == default and again.cards == default.cards
+    assert again.by_id["forest-red-fox"] == default.by_id["forest-red-fox"]
+
+
+def test_a_copy_of_the_default_file_is_still_reconstructed(tmp_path, default):
+    copy = load_card_set(write(tmp_path, dumps_card_set(default)))
+    assert copy.source != default.source
+    assert copy == default and copy.is_reconstructed
+    assert not loads_card_set(BASE).is_reconstructed
+
+
+def test_engine_enums_match_cx_types_header():
+    header = CX_TYPES.read_text()
+    effects = re.findall(r"CX_EFF_(\w+)\s*[,=]", header)
+    assert effects[0] == "NONE"
+    assert [kind.upper() for kind in EFFECT_KINDS] == effects[1:]
+    faunas = re.search(r"enum \{ CX_FOREST[^}]*\}", header).group(0)
+    assert re.findall(r"CX_(\w+) =", faunas) == [f.upper() for f in FAUNAS]
+    for name, value in (("MAX_CARDS", MAX_CARDS), ("MAX_SPACES", MAX_SPACES),
+                        ("MAX_ROUNDS", MAX_ROUNDS),
+                        ("MAX_START_RECRUIT", MAX_START_RECRUIT)):
+        assert re.search(rf"#define CX_{name} (\d+)", header).group(1) == str(value)
+
+
+def test_c_fields_of_a_card():
+    card_set = loads_card_set(BASE)
+    fox = card_set.to_c_fields()[0]
+    #        animal forest colour capture conservation
+    assert fox == (1, 0, 0, 4, 5,
+                   2, 1, 0, 0, 1,       # needs C F P H S
+                   1, 1, 0, 0, 1,       # protect
+                   4, 1, 0, 0, 0)       # recruit_two, colour F
+    caretaker = card_set.to_c_fields()[2]
+    assert caretaker == (0, 0, 0) + (0,) * 17
+
+
+def test_c_fields_of_every_effect_parameter():
+    text = BASE + "".join(
+        animal_block(f"forest-a{i}", effect=effect) for i, effect in enumerate([
+            '{ kind = "capture_bonus", amount = 3 }',
+            '{ kind = "train_one_to_one", from = "F", to = "H" }',
+            '{ kind = "double_protect", colour = "P" }']))
+    bonus, train, double = loads_card_set(text).to_c_fields()[2:5]
+    assert bonus[-5:] == (2, 0, 3, 0, 0)
+    assert train[-5:] == (11, 0, 0, 1, 3)
+    assert double[-5:] == (9, 2, 0, 0, 0)
+
+
+def test_c_bytes_are_the_cardset_struct(default):
+    image = default.to_c_bytes()
+    assert len(image) == C_CARDSET_SIZE == 5 + 128 * 20
+    assert image[:5] == bytes((80, 5, 10, 5, 60))
+    assert image[5:25] == bytes(default.cards[0].c_fields())
+    assert image[5 + 80 * 20:] == bytes(C_CARDSET_SIZE - 5 - 80 * 20)
+
+
+# ---- sha256 -------------------------------------------------------------------
+
+REFORMATTED = '''\
+# same content, other layout: keys reordered, tables split, zeros written
+[[caretaker]]
+colour = "C"
+id     = "forest-k1"
+fauna  = "forest"
+name   = "Congener caretaker"
+
+[[animal]]
+  name="Red Fox"
+  id="forest-fox"
+  fauna="forest"
+  conservation=5
+  capture=4
+  protect={S=1,F=1,C=1,H=0}
+  [animal.needs]
+  S = 1
+  F = 1
+  C = 2
+  [animal.effect]
+  colour = "F"
+  kind = "recruit_two"
+
+[[animal]]
+id = "sea-otter"
+name = "Sea Otter"
+fauna = "sea"
+capture = 3
+conservation = 4
+needs = { F = 2, C = 2, P = 0 }
+protect = {}
+
+[rules]
+max_rounds = 60
+capture_limit = 9
+'''
+
+
+def test_sha256_is_stable_under_reformatting(tmp_path):
+    original = load_card_set(write(tmp_path, BASE, "a.toml"))
+    reformatted = load_card_set(write(tmp_path, 'name = "tiny"\n' + REFORMATTED,
+                                      "b.toml"))
+    assert reformatted.sha256 == original.sha256
+    assert reformatted == original
+    assert reformatted.cards == original.cards
+
+
+@pytest.mark.parametrize("old, new", [
+    ("conservation = 5", "conservation = 6"),
+    ('name = "tiny"', 'name = "tiny2"'),
+    ("capture_limit = 9", "capture_limit = 10"),
+    ('colour = "F" }', 'colour = "P" }'),
+    ("protect = {}", "protect = { S = 1 }"),
+    ('name = "Sea Otter"', 'name = "Sea otter"'),
+])
+def test_sha256_changes_with_the_content(old, new):
+    assert loads_card_set(edited(old, new)).sha256 != loads_card_set(BASE).sha256
+
+
+def test_sha256_changes_with_the_card_order():
+    fox, otter = BASE.split("[[animal]]\n")[1:3]
+    otter, _ = otter.split("[[caretaker]]\n")
+    swapped = BASE.replace(fox, "@").replace(otter, fox).replace("@", otter)
+    assert loads_card_set(swapped).index_of("sea-otter") == 0
+    assert loads_card_set(swapped).sha256 != loads_card_set(BASE).sha256
+
+
+def test_sha256_is_the_hash_of_the_canonical_json():
+    card_set = loads_card_set(BASE)
+    canonical = card_set.canonical_json()
+    assert hashlib.sha256(canonical.encode()).hexdigest() == card_set.sha256
+    data = json.loads(canonical)
+    assert canonical == json.dumps(data, sort_keys=True, separators=(",", ":"))
+    assert data["rules"] == {**DEFAULT_RULES, "capture_limit": 9}
+    assert data["animal"][1]["needs"] == {"C": 2, "F": 2, "P": 0, "H": 0, "S": 0}
+    assert card_set_from_data(data).sha256 == card_set.sha256
+
+
+def test_dumps_round_trips_the_default_set(default):
+    again = loads_card_set(dumps_card_set(default))
+    assert again.sha256 == default.sha256
+    assert again.cards == default.cards
+
+
+# ---- refused files: every message names the file, the card and the field -------
+
+# (old text of BASE, new text, card named in the message, field, words)
+REFUSALS = [
+    # missing keys
+    ('name = "tiny"\n', "", None, "name", "missing"),
+    ("capture = 4\n", "", "animal 'forest-fox'", "capture", "missing"),
+    ("protect = {}\n", "", "animal 'sea-otter'", "protect", "missing"),
+    ('colour = "C"\n', "", "caretaker 'forest-k1'", "colour", "missing"),
+    # unknown keys at every level
+    ('name = "tiny"', 'name = "tiny"\nnmae = "x"', None, "nmae",
+     "did you mean 'name'"),
+    ("capture_limit = 9", "capture_limt = 9", "[rules]", "capture_limt",
+     "did you mean 'capture_limit'"),
+    ("capture_limit = 9", "supply_c = 9", "[rules]", "supply_c", "unknown"),
+    ("capture = 4", "capture = 4\ncaptur = 3", "animal 'forest-fox'", "captur",
+     "did you mean 'capture'"),
+    ('colour = "C"', 'colour = "C"\nkolour = "F"', "caretaker 'forest-k1'",
+     "kolour", "unknown"),
+    ("needs = { C = 2, F = 1", "needs = { C = 2, X = 1", "animal 'forest-fox'",
+     "needs.X", "allowed: C, F, P, H, S"),
+    ("protect = {}", "protect = { c = 1 }", "animal 'sea-otter'", "protect.c",
+     "unknown"),
+    ('colour = "F" }', 'colour = "F", bonus = 1 }', "animal 'forest-fox'",
+     "effect.bonus", "unknown"),
+    # ids
+    ('id = "forest-fox"', 'id = "Forest_Fox"', "animal #1", "id", "[a-z0-9-]+"),
+    ('id = "forest-fox"', "id = 7", "animal #1", "id", "got 7"),
+    ('id = "forest-k1"', 'id = "forest k1"', "caretaker #1", "id",
+     "'forest k1'"),
+    ('id = "sea-otter"', 'id = "forest-fox"', "animal #2 'forest-fox'", "id",
+     "duplicate id 'forest-fox': animal #1"),
+    ('id = "forest-k1"', 'id = "sea-otter"', "caretaker #1 'sea-otter'", "id",
+     "duplicate id 'sea-otter': animal #2"),
+    # fauna, names, colours
+    ('fauna = "sea"', 'fauna = "ocean"', "animal 'sea-otter'", "fauna",
+     "'forest', 'air', 'sea', 'savannah'"),
+    ('fauna = "forest"\ncolour', 'fauna = "Forest"\ncolour',
+     "caretaker 'forest-k1'", "fauna", "did you mean 'forest'"),
+    ('name = "Sea Otter"', 'name = ""', "animal 'sea-otter'", "name",
+     "non-empty string"),
+    ('colour = "C"', 'colour = "S"', "caretaker 'forest-k1'", "colour",
+     "'C', 'F', 'P', 'H'"),
+    # counts: negative, bool, float, text
+    ("capture = 4", "capture = -1", "animal 'forest-fox'", "capture",
+     "expected a non-negative integer, got -1"),
+    ("conservation = 5", "conservation = true", "animal 'forest-fox'",
+     "conservation", "got True"),
+    ("needs = { C = 2,", "needs = { C = 2.0,", "animal 'forest-fox'", "needs.C",
+     "got 2.0"),
+    ("capture = 4", 'capture = "x"', "animal 'forest-fox'", "capture",
+     "expected a non-negative integer, got 'x'"),
+    ("protect = {}", "protect = { S = -2 }", "animal 'sea-otter'", "protect.S",
+     "got -2"),
+    ("protect = {}", "protect = 3", "animal 'sea-otter'", "protect",
+     "expected a table"),
+    # effects
+    ('kind = "recruit_two"', 'kind = "fly"', "animal 'forest-fox'",
+     "effect.kind", "'start_recruit'"),
+    ('kind = "recruit_two"', 'kind = "none"', "animal 'forest-fox'",
+     "effect.kind", "leave out 'effect'"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "recruit_two" }', "animal 'forest-fox'",
+     "effect.colour", "missing"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { colour = "F" }', "animal 'forest-fox'", "effect.kind",
+     "missing"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "house_one", colour = "F" }', "animal 'forest-fox'",
+     "effect.colour", "takes no parameter"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "capture_bonus", colour = "F", amount = 1 }',
+     "animal 'forest-fox'", "effect.colour", "takes 'amount'"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "capture_bonus", amount = 0 }', "animal 'forest-fox'",
+     "effect.amount", "expected an integer >= 1, got 0"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "discard_survival", amount = 0 }',
+     "animal 'forest-fox'", "effect.amount", "got 0"),
+    ('colour = "F" }', 'colour = "S" }', "animal 'forest-fox'",
+     "effect.colour", "got 'S'"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "train_one_to_one", from = "P", to = "F" }',
+     "animal 'forest-fox'", "effect.to", "tier above from 'P'"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "train_one_to_one", from = "F", to = "F" }',
+     "animal 'forest-fox'", "effect.to", "C < F < P < H"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "train_one_to_one", from = "F" }',
+     "animal 'forest-fox'", "effect.to", "missing"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = "recruit_two"', "animal 'forest-fox'", "effect",
+     "expected a table"),
+    # the engine's limits on one value
+    ("capture_limit = 9", "center_spaces = 0", "[rules]", "center_spaces",
+     "got 0"),
+    ("capture_limit = 9", "center_spaces = 15", "[rules]", "center_spaces",
+     "at most 14"),
+    ("capture_limit = 9", "capture_limit = 256", "[rules]", "capture_limit",
+     "at most 255"),
+    ("capture_limit = 9", "release_goal = 0", "[rules]", "release_goal",
+     "got 0"),
+    ("capture_limit = 9", "max_rounds = 0", "[rules]", "max_rounds", "got 0"),
+    ("capture_limit = 9", "max_rounds = 251", "[rules]", "max_rounds",
+     "at most 250"),
+    ("capture = 4", "capture = 256", "animal 'forest-fox'", "capture",
+     "at most 255"),
+    ("conservation = 5", "conservation = 300", "animal 'forest-fox'",
+     "conservation", "at most 255"),
+    ("needs = { C = 2,", "needs = { C = 29,", "animal 'forest-fox'", "needs.C",
+     "supply holds 28"),
+    ("needs = { C = 2, F = 2 }", "needs = { H = 21 }", "animal 'sea-otter'",
+     "needs.H", "supply holds 20"),
+    ("F = 1, S = 1 }\nprotect", "F = 1, S = 33 }\nprotect",
+     "animal 'forest-fox'", "needs.S", "supply holds 32"),
+    ("protect = {}", "protect = { P = 33 }", "animal 'sea-otter'", "protect.P",
+     "at most 32"),
+    ('effect = { kind = "recruit_two", colour = "F" }',
+     'effect = { kind = "discard_survival", amount = 256 }',
+     "animal 'forest-fox'", "effect.amount", "at most 255"),
+]
+
+
+@pytest.mark.parametrize("old, new, card, field, words", REFUSALS)
+def test_refused_files_name_the_file_card_and_field(tmp_path, old, new, card,
+                                                     field, words):
+    error = load_error(tmp_path, edited(old, new))
+    message = str(error)
+    assert error.card == card and error.field == field, message
+    if card:
+        assert f": {card}: " in message
+    assert f"field {field!r}: " in message
+    assert words in message
+
+
+def test_the_brief_example_message(tmp_path):
+    path = write(tmp_path, edited("capture = 4", 'capture = "x"'),
+                 "reconstructed.toml")
+    with pytest.raises(CardSetError) as caught:
+        load_card_set(path)
+    assert str(caught.value) == (
+        f"{path}: animal 'forest-fox': field 'capture': "
+        "expected a non-negative integer, got 'x'")
+
+
+@pytest.mark.parametrize("text, field, words", [
+    ('name = "x"\nanimal = 3\n', "animal", "[[animal]]"),
+    ('name = "x"\ncaretaker = { id = "k" }\n', "caretaker", "[[caretaker]]"),
+    ('name = "x"\nrules = 5\n', "rules", "expected a table"),
+    ("name = 5\n", "name", "got 5"),
+])
+def test_refused_top_level_shapes(tmp_path, text, field, words):
+    error = load_error(tmp_path, text)
+    assert error.card is None and error.field == field
+    assert words in str(error)
+
+
+def test_a_card_that_is_not_a_table(tmp_path):
+    error = load_error(tmp_path, 'name = "x"\nanimal = [1]\n')
+    assert error.card == "animal #1"
+    assert "expected a table of card fields, got 1" in str(error)
+
+
+# ---- set-wide limits: reported on the card that crosses them ----------------------
+
+def test_too_many_cards(tmp_path):
+    caretakers = "".join(f'[[caretaker]]\nid = "k{i}"\nfauna = "air"\n'
+                         f'colour = "C"\n\n' for i in range(MAX_CARDS - 3))
+    assert loads_card_set(BASE + caretakers)          # 128 cards: fine
+    error = load_error(tmp_path, BASE + caretakers + '[[caretaker]]\n'
+                       'id = "k-last"\nfauna = "air"\ncolour = "H"\n')
+    assert error.card == "caretaker 'k-last'"
+    assert "at most 128 cards" in str(error)
+
+
+def test_too_many_extra_spaces(tmp_path):
+    spaces = '{ kind = "extra_space" }'
+    fine = BASE + "".join(animal_block(f"forest-s{i}", effect=spaces)
+                          for i in range(MAX_SPACES - 5))
+    assert loads_card_set(fine)                       # 5 + 9 = 14 spaces
+    error = load_error(tmp_path, fine + animal_block("forest-s-last", effect=spaces))
+    assert error.card == "animal 'forest-s-last'" and error.field == "effect.kind"
+    assert "15 spaces" in str(error)
+    tight = edited("capture_limit = 9", "center_spaces = 14")
+    error = load_error(tmp_path, tight + animal_block("forest-s0", effect=spaces))
+    assert error.card == "animal 'forest-s0'"
+
+
+def test_too_many_start_recruits(tmp_path):
+    start = '{ kind = "start_recruit", colour = "C" }'
+    text = BASE + "".join(animal_block(f"air-r{i}", "air", start)
+                          for i in range(MAX_START_RECRUIT + 1))
+    error = load_error(tmp_path, text)
+    assert error.card == f"animal 'air-r{MAX_START_RECRUIT}'"
+    assert error.field == "effect.kind" and "at most 16" in str(error)
+
+
+def test_capture_bonuses_adding_past_200(tmp_path):
+    bonus = '{ kind = "capture_bonus", amount = 100 }'
+    text = BASE + "".join(animal_block(f"sea-b{i}", "sea", bonus) for i in range(3))
+    error = load_error(tmp_path, text)
+    assert error.card == "animal 'sea-b2'" and error.field == "effect.amount"
+    assert "add up to 300" in str(error)
+
+
+# ---- unreadable files --------------------------------------------------------------
+
+def test_toml_syntax_error_gives_line_and_column(tmp_path):
+    error = load_error(tmp_path, edited("capture = 4", "capture = = 4"))
+    assert re.search(r"line 10, column \d+: TOML syntax error", str(error))
+
+
+def test_duplicate_toml_key_is_a_syntax_error(tmp_path):
+    error = load_error(tmp_path, edited("capture = 4", "capture = 4\ncapture = 5"))
+    assert "TOML syntax error" in str(error) and "line 11" in str(error)
+
+
+def test_deeply_nested_toml_is_refused(tmp_path):
+    error = load_error(tmp_path, "name = " + "[" * 5000 + "]" * 5000)
+    assert "nested too deeply" in str(error)
+
+
+def test_missing_file(tmp_path):
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(CardSetError) as caught:
+        load_card_set(path)
+    assert str(caught.value) == f"{path}: the path does not exist"
+
+
+def test_directory_and_non_utf8_files(tmp_path):
+    with pytest.raises(CardSetError, match="is a directory"):
+        load_card_set(tmp_path)
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('name = "Forêt"\n'.encode("latin-1"))
+    with pytest.raises(CardSetError, match="not UTF-8"):
+        load_card_set(path)
+
+
+def test_card_set_error_survives_pickling(tmp_path):
+    error = load_error(tmp_path, edited("capture = 4", "capture = -1"))
+    again = pickle.loads(pickle.dumps(error))
+    assert str(again) == str(error)
+    assert (again.card, again.field) == (error.card, error.field)
+
+
+def test_card_set_error_is_a_value_error():
+    from coexist_ai.errors import CoexistError
+    assert issubclass(CardSetError, CoexistError)
+    assert issubclass(CardSetError, ValueError)
+
+
+# ---- properties (need hypothesis; skipped without it) -----------------------------
+
+if hypothesis is None:
+    def test_property_tests_need_hypothesis():
+        pytest.skip("hypothesis is not installed")
+else:
+    st = hypothesis.strategies
+    junk_values = st.recursive(
+        st.none() | st.booleans() | st.integers(-300, 300)
+        | st.floats(allow_nan=True) | st.text(max_size=12),
+        lambda inner: st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=8)
+    toml_like_text = st.text(alphabet=st.sampled_from(
+        list('[]{}="., \n#-_') + list("abcnrSFCPH0123456789")), max_size=200)
+
+    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.given(text=st.text(max_size=300))
+    def test_arbitrary_text_only_ever_raises_card_set_error(text):
+        try:
+            loads_card_set(text, "junk.toml")
+        except CardSetError as error:
+            assert str(error).startswith("junk.toml: ")
+
+    @hypothesis.settings(max_examples=300, deadline=None)
+    @hypothesis.given(text=toml_like_text)
+    def test_toml_like_text_only_ever_raises_card_set_error(text):
+        try:
+            loads_card_set(BASE + text, "junk.toml")
+        except CardSetError as error:
+            assert str(error).startswith("junk.toml: ")
+
+    @hypothesis.settings(max_examples=400, deadline=None)
+    @hypothesis.given(data=st.data())
+    def test_any_field_replaced_by_junk_is_loaded_or_refused(data):
+        """Put a junk value anywhere in a valid set: never a crash, and a
+        refusal always says where."""
+        document = json.loads(loads_card_set(BASE).canonical_json())
+        table, path = document, []
+        while True:   # walk down to a random field
+            keys = list(range(len(table))) if isinstance(table, list) else list(table)
+            key = data.draw(st.sampled_from(keys))
+            path.append(key)
+            if not isinstance(table[key], (dict, list)) or data.draw(st.booleans()):
+                break
+            table = table[key]
+        table[key] = data.draw(junk_values)
+        try:
+            card_set = card_set_from_data(document, "fuzz.toml")
+        except CardSetError as error:
+            assert str(error).startswith("fuzz.toml: "), path
+        else:
+            assert len(card_set.to_c_bytes()) == C_CARDSET_SIZE
