@@ -5,7 +5,11 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 CORE_SOURCES = sorted(glob.glob("csrc/cx_*.c"))
-COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function"]
+# hidden visibility: calls between engine files stay direct inside the
+# shared object instead of going through the PLT
+COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function",
+                "-fvisibility=hidden", "-fno-semantic-interposition",
+                "-pthread"]
 
 extensions = [
     Extension(
@@ -13,6 +17,8 @@ extensions = [
         sources=["coexist_ai/_core.pyx"] + CORE_SOURCES,
         include_dirs=["csrc"],
         extra_compile_args=COMPILE_ARGS,
+        extra_link_args=["-pthread"],
+        libraries=["m"],
     ),
 ]
 

@@ -124,7 +124,7 @@ cdef class CoreCardSet:
 cdef class Position:
     cdef cx_state s
     cdef CoreCardSet core
-    cdef inline const cx_cardset *cset(self):
+    cdef inline const cx_cardset *cset(self) noexcept:
         return &self.core.cs
     cdef int _seat(self, int seat) except -1
     cdef bytes _bytes(self)
@@ -134,3 +134,41 @@ cdef extern from "cx_bench.h" nogil:
                                     int n_games, uint64_t seed)
     void cx_bench_copy_struct(const cx_state *src, int iterations)
     void cx_bench_copy_memcpy(const cx_state *src, int iterations)
+
+cdef extern from "cx_searcher.h" nogil:
+    ctypedef struct cx_search_params:
+        double c
+        int reward_kind
+        float margin_weight
+        int policy
+        int rollout_depth
+    ctypedef struct cx_tree:
+        int n_nodes
+        int n_edges
+        int root
+        int full
+    ctypedef struct cx_root_stat:
+        int action
+        unsigned int visits
+        unsigned int avail
+        float reward
+    ctypedef struct cx_searcher:
+        int threads
+        cx_tree trees[64]
+    int cx_searcher_init(cx_searcher *s, const cx_search_params *params,
+                         int threads, int max_nodes, int reuse, uint64_t seed)
+    void cx_searcher_free(cx_searcher *s)
+    long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
+                         long iterations, double seconds, cx_root_stat *out,
+                         int *n_out)
+    void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
+                           long *bytes)
+    int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len)
+    double cx_now()
+    size_t CX_NODE_BYTES "sizeof(cx_node)"
+    size_t CX_EDGE_BYTES "sizeof(cx_edge)"
+
+cdef extern from "cx_greedy.h" nogil:
+    float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat)
+    cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
+                               int max_nodes, int *searched)

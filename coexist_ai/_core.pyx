@@ -12,6 +12,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from coexist_ai.errors import IllegalMoveError, SetupError
 
 include "_raw.pxi"
+include "_search.pxi"
 
 FAUNAS = ("forest", "air", "sea", "savannah")
 COLOURS = ("C", "F", "P", "H", "S")

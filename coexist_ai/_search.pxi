@@ -1,0 +1,98 @@
+# _search.pxi -- the compiled ISMCTS search (csrc/cx_ismcts.c, cx_searcher.c)
+# behind a Python class. Included by _core.pyx so that one extension holds
+# the engine and the search.
+from libc.stdlib cimport malloc, free
+
+REWARDS = ("win", "rank", "margin")
+POLICIES = ("random", "light")
+
+
+cdef class Searcher:
+    """Root-parallel determinized ISMCTS over a pool of at most `max_nodes`
+    nodes. Searching never reads the real draw-pile order: the position is
+    hidden first, whatever was passed in."""
+    cdef cx_searcher s
+    cdef readonly dict settings
+
+    def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
+                  str policy="light", int rollout_depth=0, int threads=1,
+                  int max_nodes=1_000_000, bint reuse=True, seed=0):
+        cdef cx_search_params p
+        if reward not in REWARDS or policy not in POLICIES:
+            raise ValueError(f"reward {reward!r} / policy {policy!r}: expected "
+                             f"one of {REWARDS} / {POLICIES}")
+        p.c, p.reward_kind, p.margin_weight = c, REWARDS.index(reward), margin_weight
+        p.policy, p.rollout_depth = POLICIES.index(policy), rollout_depth
+        if not cx_searcher_init(&self.s, &p, threads, max_nodes, reuse, _seed64(seed)):
+            raise MemoryError(f"cannot set up {threads} search threads "
+                              f"with {max_nodes} nodes")
+        self.settings = dict(c=c, reward=reward, margin_weight=margin_weight,
+                             policy=policy, rollout_depth=rollout_depth,
+                             threads=threads, max_nodes=max_nodes, reuse=reuse,
+                             seed=seed)
+
+    def __dealloc__(self):
+        cx_searcher_free(&self.s)
+
+    def search(self, Position position, long iterations=0, double seconds=0.0):
+        """Search `position` for `iterations` (or `seconds`); returns a dict
+        with the chosen action, the iterations run, root statistics, the
+        principal line and memory use."""
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("a search needs iterations > 0 or seconds > 0")
+        if cx_is_over(&position.s):
+            raise ValueError("the game is over: there is nothing to search")
+        cdef cx_state hidden
+        memcpy(&hidden, &position.s, sizeof(cx_state))
+        cx_hide_deck(&hidden)
+        cdef cx_root_stat *stats = <cx_root_stat *>malloc(sizeof(cx_root_stat) * CX_MAX_ACTIONS)
+        cdef int n = 0
+        cdef long done
+        cdef double start = cx_now(), elapsed
+        cdef const cx_cardset *cs = position.cset()
+        try:
+            with nogil:
+                done = cx_searcher_run(&self.s, &hidden, cs, iterations,
+                                       seconds, stats, &n)
+            elapsed = cx_now() - start
+            moves = [(stats[i].action, stats[i].visits, stats[i].avail,
+                      stats[i].reward / stats[i].visits if stats[i].visits else 0.0)
+                     for i in range(n)]
+        finally:
+            free(stats)
+        return self._result(moves, done, elapsed)
+
+    def _result(self, moves, long done, double elapsed):
+        best = max(moves, key=lambda m: (m[1], m[3]))
+        cdef cx_action line[64]
+        cdef int k = cx_tree_principal_line(&self.s.trees[0], line, 64)
+        cdef long nodes, edges, used
+        cx_searcher_usage(&self.s, &nodes, &edges, &used)
+        return {"action": best[0], "value": best[3], "iterations": done,
+                "seconds": elapsed, "moves": moves,
+                "principal_line": [line[i] for i in range(k)],
+                "nodes": nodes, "edges": edges, "bytes": used,
+                "bytes_per_node": (<double>used) / nodes if nodes else 0.0,
+                "pool_full": any(self.s.trees[t].full for t in range(self.s.threads))}
+
+
+def greedy_choose(Position position, int max_nodes=20000):
+    """The heuristic bot's move (csrc/cx_greedy.c) and the positions it
+    searched. The position is hidden first: the draw pile's order is never
+    read."""
+    if cx_is_over(&position.s):
+        raise ValueError("the game is over: there is no move to choose")
+    cdef cx_state hidden
+    memcpy(&hidden, &position.s, sizeof(cx_state))
+    cx_hide_deck(&hidden)
+    cdef int searched = 0
+    cdef cx_action action
+    cdef const cx_cardset *cs = position.cset()
+    with nogil:
+        action = cx_greedy_choose(&hidden, cs, max_nodes, &searched)
+    return action, searched
+
+
+def greedy_value(Position position, int seat):
+    """The heuristic bot's evaluation of a position for `seat`."""
+    return cx_greedy_value(&position.s, position.cset(), seat)

@@ -1,0 +1,124 @@
+"""`coexist-ai cards report`: does a card set play sensibly?
+
+Plays seeded games between equal players (uniformly random by default) and
+sums up game length, how games end, the score range, how often each effect
+kind fires, and how often each specialty wins against its fair share.
+"""
+import random
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from coexist_ai import _core
+from coexist_ai.notation import RELEASE, SKIP, END, APPLY, split_action
+
+EFFECT_KINDS = ("start_recruit", "capture_bonus", "discard_survival",
+                "recruit_two", "house_one", "recruit_mission",
+                "discard_survival_recruit", "extra_space", "double_protect",
+                "skip_survival", "train_one_to_one")
+
+
+@dataclass
+class GameFacts:
+    players: int
+    rounds: int
+    actions: int
+    end_reason: str
+    scores: list
+    winners_faunas: list
+    faunas: list
+    released: Counter = field(default_factory=Counter)
+    used: Counter = field(default_factory=Counter)
+
+
+def random_policy(state, rng):
+    return rng.choice(state.legal_actions())
+
+
+def _effect_kind(card_set, card_index):
+    effect = card_set.cards[card_index].effect
+    return effect.kind if effect else None
+
+
+def _note_effects(state, action, facts):
+    """Count releases of animals with an effect, and effects really used."""
+    kind, _, _, card, _ = split_action(action)
+    card_set = state.card_set
+    if kind == RELEASE and _effect_kind(card_set, card):
+        facts.released[_effect_kind(card_set, card)] += 1
+    elif state.phase == "start" and kind == APPLY:
+        facts.used["start_recruit"] += 1
+    elif state.phase == "effect" and kind not in (SKIP, END):
+        effect_card = state.referee_raw()["effect_card"]
+        facts.used[_effect_kind(card_set, effect_card)] += 1
+
+
+def _end_reason(state):
+    raw = state.referee_raw()
+    goal = state.card_set.rules["release_goal"]
+    if any(raw["players"][p]["n_released"] >= goal for p in range(state.num_players)):
+        return "release goal"
+    if state.draw_pile_size() == 0:
+        return "draw pile empty"
+    return "round safeguard"
+
+
+def play_one(card_set, players, seed, policy=random_policy):
+    state = _core.State.new(card_set, players=players, seed=seed)
+    rng = random.Random(seed)
+    faunas = [_core.FAUNAS[state.referee_raw()["players"][p]["fauna"]]
+              for p in range(players)]
+    facts = GameFacts(players, 0, 0, "", [], [], faunas)
+    while not state.is_over():
+        action = policy(state, rng)
+        _note_effects(state, action, facts)
+        state.apply(action)
+        facts.actions += 1
+    facts.rounds = state.rounds
+    facts.end_reason = _end_reason(state)
+    facts.scores = state.scores()
+    facts.winners_faunas = [faunas[p] for p, r in enumerate(state.ranks()) if r == 1]
+    return facts
+
+
+def summarize(all_facts):
+    """Text lines of the report, for one player count."""
+    n = len(all_facts)
+    players = all_facts[0].players
+    rounds = [f.rounds for f in all_facts]
+    winners = [max(f.scores) for f in all_facts]
+    scores = [s for f in all_facts for s in f.scores]
+    lines = [f"{players} players, {n} games",
+             f"  rounds: mean {sum(rounds) / n:.1f}, min {min(rounds)}, max {max(rounds)};"
+             f" actions a game: mean {sum(f.actions for f in all_facts) / n:.0f}",
+             "  ends by: " + ", ".join(f"{reason} {count / n:.0%}" for reason, count in
+                                       Counter(f.end_reason for f in all_facts).most_common()),
+             f"  winner's score: mean {sum(winners) / n:.1f}, min {min(winners)}, max {max(winners)};"
+             f" all scores: mean {sum(scores) / len(scores):.1f}, min {min(scores)}, max {max(scores)}",
+             "  effects a game (animals released with it / effect used):"]
+    released = sum((f.released for f in all_facts), Counter())
+    used = sum((f.used for f in all_facts), Counter())
+    for kind in EFFECT_KINDS:
+        lines.append(f"    {kind:<26} {released[kind] / n:5.2f} / {used[kind] / n:5.2f}")
+    lines.append(f"  specialty wins (fair share {1 / players:.0%}; ties split):")
+    lines += _specialty_lines(all_facts)
+    return lines
+
+
+def _specialty_lines(all_facts):
+    wins, seats = defaultdict(float), Counter()
+    for f in all_facts:
+        seats.update(f.faunas)
+        for fauna in f.winners_faunas:
+            wins[fauna] += 1 / len(f.winners_faunas)
+    return [f"    {fauna:<9} {wins[fauna] / seats[fauna]:5.1%} of {seats[fauna]} games"
+            for fauna in _core.FAUNAS if seats[fauna]]
+
+
+def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4)):
+    label = "reconstructed" if card_set.is_reconstructed else "from " + str(card_set.source)
+    lines = [f"card set {card_set.name!r} ({label}), sha256 {card_set.sha256[:16]}",
+             "players: uniformly random legal moves (equal players, seeded)"]
+    for players in player_counts:
+        facts = [play_one(card_set, players, seed + g) for g in range(games)]
+        lines += summarize(facts)
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""The `coexist-ai` command line."""
+import sys
+
+import click
+
+from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.errors import CoexistError
+
+
+def _card_set(spec):
+    try:
+        return resolve_card_set(spec)
+    except CardSetError as e:
+        raise click.BadParameter(str(e), param_hint="--cards") from None
+
+
+CARDS_OPTION = click.option(
+    "--cards", "cards_spec", default="default", show_default=True,
+    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="coexist-ai")
+def main():
+    """Coexist AI: strong opponents and a tournament harness for Coexist."""
+
+
+@main.command()
+@click.option("--games", default=20000, show_default=True, type=click.IntRange(100),
+              help="Random 2-player games to time (half as many at 4 players).")
+@click.option("--seed", default=1, show_default=True, type=int)
+@CARDS_OPTION
+def bench(games, seed, cards_spec):
+    """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
+    from coexist_ai.bench import format_figures, run_bench
+    click.echo(format_figures(run_bench(games, seed, _card_set(cards_spec))))
+
+
+@main.command()
+@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
+@click.option("--seed", default=1, show_default=True, type=int)
+@CARDS_OPTION
+def game(players, seed, cards_spec):
+    """Play one game of uniformly random moves and print it move by move."""
+    from coexist_ai.showgame import print_random_game
+    print_random_game(_card_set(cards_spec), players, seed, click.echo)
+
+
+@main.group()
+def cards():
+    """Card sets: check a file, report how a set plays."""
+
+
+@cards.command("check")
+@click.argument("path")
+def cards_check(path):
+    """Validate a card-set TOML file."""
+    card_set = _card_set(path)
+    click.echo(f"{path}: card set {card_set.name!r} is valid: "
+               f"{len(card_set.animals())} animals, {len(card_set.caretakers())} "
+               f"caretaker cards, sha256 {card_set.sha256}")
+
+
+@cards.command("report")
+@click.option("--games", default=400, show_default=True, type=click.IntRange(1))
+@click.option("--seed", default=1, show_default=True, type=int)
+@CARDS_OPTION
+def cards_report(games, seed, cards_spec):
+    """Game length, scores, effect use and specialty balance of a card set."""
+    from coexist_ai.cardreport import card_set_report
+    click.echo(card_set_report(_card_set(cards_spec), games, seed))
+
+
+def run():
+    """Entry point that turns user mistakes into one clear line, no traceback."""
+    try:
+        main(standalone_mode=True)
+    except CoexistError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)

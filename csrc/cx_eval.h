@@ -1,0 +1,38 @@
+/* cx_eval.h -- what a finished or cut-off game is worth to each seat, and
+ * the fast move policies used in rollouts. */
+#ifndef CX_EVAL_H
+#define CX_EVAL_H
+
+#include "cx_rules.h"
+
+enum {
+    CX_REWARD_WIN = 0,   /* 1 shared among the winners, 0 for the others */
+    CX_REWARD_RANK = 1,  /* share of the other seats beaten (ties: half) */
+    CX_REWARD_MARGIN = 2 /* 0.5 + 0.5 tanh((own - best other score) / 10) */
+};
+
+enum {
+    CX_POLICY_RANDOM = 0, /* uniform over the legal moves */
+    CX_POLICY_LIGHT = 1   /* random, weighted by the kind of move */
+};
+
+/* Reward of every seat in [0, 1]: the chosen kind blended with the margin
+ * reward, `margin_weight` of the way. Uses final scores when the game is
+ * over, estimated ones (cx_estimate_scores) when it is cut off. */
+void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
+               float margin_weight, float *out);
+
+/* Points each seat would score now, plus credit for the animals on its
+ * board by how close they are to release (counting pool caretakers they
+ * still need) and a little for other caretakers. */
+void cx_estimate_scores(const cx_state *s, const cx_cardset *cs, float *out);
+
+/* one move drawn by a rollout policy */
+cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
+                         cx_rng *r);
+
+/* play by a policy until the end or `max_actions` (0: no limit) */
+int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_actions,
+               cx_rng *r);
+
+#endif

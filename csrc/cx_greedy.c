@@ -1,0 +1,92 @@
+/* cx_greedy.c -- depth-first search over the moves of one turn. */
+#include <stdlib.h>
+#include <string.h>
+#include "cx_internal.h"
+#include "cx_greedy.h"
+
+float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat) {
+    float scores[CX_MAX_PLAYERS], best_other = -1e9f;
+    cx_estimate_scores(s, cs, scores);
+    for (int q = 0; q < s->n_players; q++)
+        if (q != seat && scores[q] > best_other) best_other = scores[q];
+    return scores[seat] - best_other;
+}
+
+typedef struct {
+    const cx_cardset *cs;
+    int seat;
+    int budget;          /* positions left to search */
+    int searched;
+    uint64_t *seen;      /* open-addressing set of public hashes */
+    int seen_mask;
+    float best;
+} turn_search;
+
+/* 1 if the hash was new (and is now recorded) */
+static int first_visit(turn_search *ts, uint64_t h) {
+    h |= 1;   /* 0 marks an empty slot */
+    for (int i = (int)(h & (uint64_t)ts->seen_mask);; i = (i + 1) & ts->seen_mask) {
+        if (ts->seen[i] == h) return 0;
+        if (ts->seen[i] == 0) { ts->seen[i] = h; return 1; }
+    }
+}
+
+/* The moves worth trying: shuffling tokens between animals or back to the
+ * pool only reorders what an assignment already did, so the search leaves
+ * `move` and `unassign` out unless nothing else is legal. */
+static int candidate_moves(const cx_state *s, const cx_cardset *cs,
+                           cx_action *moves) {
+    int n = cx_legal_actions(s, cs, moves), kept = 0;
+    for (int i = 0; i < n; i++) {
+        int kind = CX_ACTION_KIND(moves[i]);
+        if (kind != CX_A_MOVE && kind != CX_A_UNASSIGN) moves[kept++] = moves[i];
+    }
+    return kept ? kept : n;
+}
+
+/* best value reachable from s by the seat's own moves */
+static float best_end(turn_search *ts, const cx_state *s) {
+    if (cx_is_over(s) || s->current != ts->seat)
+        return cx_greedy_value(s, ts->cs, ts->seat);
+    cx_action moves[CX_MAX_ACTIONS];
+    int n = candidate_moves(s, ts->cs, moves);
+    float best = -1e9f;
+    for (int i = 0; i < n; i++) {
+        cx_state next = *s;
+        cx_apply(&next, ts->cs, moves[i]);
+        if (ts->budget <= 0) {
+            float v = cx_greedy_value(&next, ts->cs, ts->seat);
+            if (v > best) best = v;
+            continue;
+        }
+        if (next.current == ts->seat && !cx_is_over(&next) &&
+            !first_visit(ts, cx_public_hash(&next)))
+            continue;
+        ts->budget--;
+        ts->searched++;
+        float v = best_end(ts, &next);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
+                           int max_nodes, int *searched) {
+    cx_action moves[CX_MAX_ACTIONS];
+    int n = candidate_moves(s, cs, moves);
+    int slots = 1024;
+    while (slots < 2 * max_nodes) slots <<= 1;
+    turn_search ts = {cs, s->current, max_nodes, 0,
+                      calloc((size_t)slots, sizeof(uint64_t)), slots - 1, 0};
+    cx_action best_move = moves[0];
+    float best = -1e9f;
+    for (int i = 0; i < n && ts.seen; i++) {
+        cx_state next = *s;
+        cx_apply(&next, cs, moves[i]);
+        float v = best_end(&ts, &next);
+        if (v > best + 1e-6f) { best = v; best_move = moves[i]; }
+    }
+    free(ts.seen);
+    if (searched) *searched = ts.searched;
+    return best_move;
+}

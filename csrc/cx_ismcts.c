@@ -1,0 +1,280 @@
+/* cx_ismcts.c -- the search loop of cx_ismcts.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cx_internal.h"
+#include "cx_ismcts.h"
+
+#define MAX_PATH 4096
+#define EDGES_PER_NODE 8   /* edge pool size relative to the node pool */
+
+double cx_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cx_tree_init(cx_tree *t, int max_nodes, uint64_t seed) {
+    memset(t, 0, sizeof *t);
+    t->cap_nodes = max_nodes < 16 ? 16 : max_nodes;
+    t->cap_edges = t->cap_nodes * EDGES_PER_NODE;
+    t->nodes = malloc(sizeof(cx_node) * (size_t)t->cap_nodes);
+    t->edges = malloc(sizeof(cx_edge) * (size_t)t->cap_edges);
+    cx_rng_seed(&t->rng, seed);
+    t->root = -1;
+    if (!t->nodes || !t->edges) { cx_tree_free(t); return 0; }
+    return 1;
+}
+
+void cx_tree_free(cx_tree *t) {
+    free(t->nodes);
+    free(t->edges);
+    t->nodes = NULL;
+    t->edges = NULL;
+}
+
+void cx_tree_clear(cx_tree *t) {
+    t->n_nodes = t->n_edges = 0;
+    t->root = -1;
+    t->full = 0;
+}
+
+static int new_node(cx_tree *t, const cx_state *s, uint64_t reveal) {
+    if (t->n_nodes >= t->cap_nodes) { t->full = 1; return -1; }
+    int id = t->n_nodes++;
+    cx_node *nd = &t->nodes[id];
+    nd->reveal = reveal;
+    nd->hash = cx_public_hash(s);
+    nd->first_edge = -1;
+    nd->next_outcome = -1;
+    nd->n_edges = 0;
+    nd->player = s->current;
+    nd->terminal = (uint8_t)cx_is_over(s);
+    return id;
+}
+
+/* give a node one edge per legal move (all moves are known at once: they
+ * depend only on the public position) */
+static int expand(cx_tree *t, int node, const cx_action *moves, int n) {
+    if (t->n_edges + n > t->cap_edges) { t->full = 1; return 0; }
+    cx_node *nd = &t->nodes[node];
+    nd->first_edge = t->n_edges;
+    nd->n_edges = (uint16_t)n;
+    for (int i = 0; i < n; i++) {
+        cx_edge *e = &t->edges[t->n_edges++];
+        e->action = moves[i];
+        e->child = -1;
+        e->visits = e->avail = 0;
+        e->reward = 0.0f;
+    }
+    return 1;
+}
+
+/* Count availability and pick a move: an untried one at random, else the
+ * best by UCB over availability counts. `legal` marks the edges whose move
+ * is legal in this determinization. */
+static int select_edge(cx_tree *t, int node, const uint8_t *legal, double c) {
+    cx_node *nd = &t->nodes[node];
+    cx_edge *e = &t->edges[nd->first_edge];
+    int untried = 0, best = -1;
+    double best_value = -1e300;
+    for (int i = 0; i < nd->n_edges; i++) {
+        if (!legal[i]) continue;
+        e[i].avail++;
+        if (e[i].visits == 0) {
+            untried++;
+            if (cx_rng_below(&t->rng, (uint32_t)untried) == 0) best = i;
+        }
+    }
+    if (untried) return best;
+    for (int i = 0; i < nd->n_edges; i++) {
+        if (!legal[i]) continue;
+        double mean = e[i].reward / e[i].visits;
+        double value = mean + c * sqrt(log((double)e[i].avail) / e[i].visits);
+        if (value > best_value) { best_value = value; best = i; }
+    }
+    return best;
+}
+
+/* Mark which edges of a node are legal in this determinization. In Coexist
+ * the legal moves depend on the public position only, so they are always
+ * the node's edges, in the same order; the general case is kept so that
+ * availability counts stay right if that ever changes. A legal move the
+ * node has no edge for is not searched. */
+static int mark_legal(const cx_tree *t, int node, const cx_action *moves, int n,
+                      uint8_t *legal) {
+    const cx_node *nd = &t->nodes[node];
+    const cx_edge *e = &t->edges[nd->first_edge];
+    int same = n == nd->n_edges;
+    for (int i = 0; same && i < n; i++) same = moves[i] == e[i].action;
+    if (same) { memset(legal, 1, (size_t)n); return n; }
+    int found = 0;
+    for (int i = 0; i < nd->n_edges; i++) {
+        legal[i] = 0;
+        for (int j = 0; j < n && !legal[i]; j++) legal[i] = moves[j] == e[i].action;
+        found += legal[i];
+    }
+    return found;
+}
+
+/* the cards a move revealed, packed (the refill appends to the Mission) */
+static uint64_t reveal_key(const cx_state *s, int revealed) {
+    uint64_t key = 0;
+    for (int i = s->n_mission - revealed; i < s->n_mission; i++)
+        key = (key << 8) | (uint64_t)(s->mission[i] + 1);
+    return key;
+}
+
+static int find_outcome(const cx_tree *t, int first, uint64_t reveal) {
+    for (int id = first; id >= 0; id = t->nodes[id].next_outcome)
+        if (t->nodes[id].reveal == reveal) return id;
+    return -1;
+}
+
+/* follow edge `ei` of `node` after its move was applied to `d`; returns the
+ * child (creating it if new: *created = 1) or -1 when the pool is full */
+static int child_after(cx_tree *t, int ei, const cx_state *d, int revealed,
+                       int *created) {
+    cx_edge *e = &t->edges[ei];
+    uint64_t reveal = revealed ? reveal_key(d, revealed) : 0;
+    int child = find_outcome(t, e->child, reveal);
+    *created = 0;
+    if (child >= 0) return child;
+    child = new_node(t, d, reveal);
+    if (child < 0) return -1;
+    t->nodes[child].next_outcome = e->child;
+    t->edges[ei].child = child;
+    *created = 1;
+    return child;
+}
+
+static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
+                    const cx_search_params *prm) {
+    int path_node[MAX_PATH], path_edge[MAX_PATH];
+    cx_action moves[CX_MAX_ACTIONS];
+    uint8_t legal[CX_MAX_ACTIONS];
+    cx_state d = *obs;
+    int depth = 0, node = t->root;
+    cx_determinize(&d, &t->rng);
+    while (!cx_is_over(&d) && depth < MAX_PATH) {
+        int n = cx_legal_actions(&d, cs, moves);
+        if (t->nodes[node].n_edges == 0 && !expand(t, node, moves, n)) break;
+        if (!mark_legal(t, node, moves, n, legal)) break;
+        int i = select_edge(t, node, legal, prm->c);
+        int ei = t->nodes[node].first_edge + i;
+        int dealt_before = d.deck_pos;
+        cx_apply(&d, cs, t->edges[ei].action);
+        path_node[depth] = node;
+        path_edge[depth++] = ei;
+        int created, child = child_after(t, ei, &d, d.deck_pos - dealt_before, &created);
+        if (child < 0 || created) break;
+        node = child;
+    }
+    float reward[CX_MAX_PLAYERS];
+    cx_rollout(&d, cs, prm->policy, prm->rollout_depth, &t->rng);
+    cx_reward(&d, cs, prm->reward_kind, prm->margin_weight, reward);
+    for (int k = 0; k < depth; k++) {
+        cx_edge *e = &t->edges[path_edge[k]];
+        e->visits++;
+        e->reward += reward[t->nodes[path_node[k]].player];
+    }
+}
+
+long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
+               const cx_search_params *params, long iterations,
+               double deadline) {
+    long done = 0;
+    if (t->root < 0) {
+        cx_tree_clear(t);
+        t->root = new_node(t, obs, 0);
+    }
+    while ((iterations <= 0 || done < iterations) &&
+           (deadline <= 0 || cx_now() < deadline)) {
+        iterate(t, obs, cs, params);
+        done++;
+    }
+    return done;
+}
+
+/* ---- tree reuse --------------------------------------------------------- */
+
+/* copy the subtree under `from` of `src` into the empty tree `dst` */
+static void copy_subtree(const cx_tree *src, cx_tree *dst, int from) {
+    int *stack = malloc(sizeof(int) * 2 * (size_t)src->n_nodes + 2);
+    int top = 0;
+    dst->nodes[0] = src->nodes[from];
+    dst->nodes[0].next_outcome = -1;
+    dst->n_nodes = 1;
+    stack[top++] = from;
+    stack[top++] = 0;
+    while (top) {
+        int to = stack[--top], old = stack[--top];
+        cx_node *nd = &dst->nodes[to];
+        const cx_node *on = &src->nodes[old];
+        if (on->n_edges == 0) continue;
+        nd->first_edge = dst->n_edges;
+        for (int i = 0; i < on->n_edges; i++) {
+            cx_edge e = src->edges[on->first_edge + i];
+            int prev = -1, old_child = e.child;
+            e.child = -1;
+            dst->edges[dst->n_edges] = e;
+            for (int c = old_child; c >= 0; c = src->nodes[c].next_outcome) {
+                int id = dst->n_nodes++;
+                dst->nodes[id] = src->nodes[c];
+                dst->nodes[id].next_outcome = -1;
+                if (prev < 0) dst->edges[dst->n_edges].child = id;
+                else dst->nodes[prev].next_outcome = id;
+                prev = id;
+                stack[top++] = c;
+                stack[top++] = id;
+            }
+            dst->n_edges++;
+        }
+    }
+    free(stack);
+}
+
+int cx_tree_reuse(cx_tree *t, const cx_state *obs) {
+    uint64_t hash = cx_public_hash(obs);
+    int found = -1;
+    if (t->root < 0) return 0;
+    for (int id = 0; id < t->n_nodes && found < 0; id++)
+        if (t->nodes[id].hash == hash && t->nodes[id].player == obs->current)
+            found = id;
+    if (found < 0) { cx_tree_clear(t); return 0; }
+    if (found == t->root) return 1;
+    cx_tree fresh = *t;
+    fresh.nodes = malloc(sizeof(cx_node) * (size_t)t->cap_nodes);
+    fresh.edges = malloc(sizeof(cx_edge) * (size_t)t->cap_edges);
+    if (!fresh.nodes || !fresh.edges) {
+        free(fresh.nodes); free(fresh.edges);
+        cx_tree_clear(t);
+        return 0;
+    }
+    fresh.n_nodes = fresh.n_edges = 0;
+    copy_subtree(t, &fresh, found);
+    fresh.root = 0;
+    fresh.full = 0;
+    cx_tree_free(t);
+    *t = fresh;
+    return 1;
+}
+
+int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len) {
+    int n = 0, node = t->root;
+    while (node >= 0 && n < max_len) {
+        const cx_node *nd = &t->nodes[node];
+        int best = -1;
+        for (int i = 0; i < nd->n_edges; i++) {
+            const cx_edge *e = &t->edges[nd->first_edge + i];
+            if (e->visits && (best < 0 || e->visits > t->edges[best].visits))
+                best = nd->first_edge + i;
+        }
+        if (best < 0) break;
+        out[n++] = t->edges[best].action;
+        /* the most visited outcome of a reveal stands for the line */
+        node = t->edges[best].child;
+    }
+    return n;
+}

@@ -1,0 +1,75 @@
+/* cx_ismcts.h -- determinized single-observer ISMCTS.
+ *
+ * A node is an information set of the searching seat. In Coexist every seat
+ * knows the same things (all but the draw pile's order), so a node stands
+ * for a public position. Each iteration deals a fresh determinization of the
+ * unseen cards, walks the tree choosing for the seat to move (max^n over a
+ * reward vector), and when a move reveals cards (the end-of-turn refill)
+ * the node reached depends on what was revealed: one child per outcome, so
+ * the tree never acts as if a future refill were known. */
+#ifndef CX_ISMCTS_H
+#define CX_ISMCTS_H
+
+#include "cx_eval.h"
+
+typedef struct {
+    int32_t action;       /* the move */
+    int32_t child;        /* first node reached by it (-1: none yet); other
+                             outcomes chain through cx_node.next_outcome */
+    uint32_t visits;      /* iterations that took this move */
+    uint32_t avail;       /* iterations in which this move was legal */
+    float reward;         /* sum of rewards of the seat that moved */
+} cx_edge;
+
+typedef struct {
+    uint64_t reveal;      /* cards revealed on the way here (0: none) */
+    uint64_t hash;        /* public hash of the position (tree reuse) */
+    int32_t first_edge;   /* its moves: edges[first_edge .. +n_edges) */
+    int32_t next_outcome; /* next node reached by the same edge, or -1 */
+    uint16_t n_edges;     /* 0 until the node is first expanded */
+    uint8_t player;       /* seat to move here */
+    uint8_t terminal;     /* the game is over here */
+} cx_node;
+
+typedef struct {
+    double c;             /* UCB exploration constant */
+    int reward_kind;      /* CX_REWARD_* */
+    float margin_weight;  /* share of the margin reward blended in */
+    int policy;           /* CX_POLICY_* for rollouts */
+    int rollout_depth;    /* moves before cutting a rollout off (0: end) */
+} cx_search_params;
+
+typedef struct {
+    cx_node *nodes;
+    cx_edge *edges;
+    int n_nodes, cap_nodes;
+    int n_edges, cap_edges;
+    int root;
+    int full;             /* the pool ran out: no node was added */
+    cx_rng rng;
+} cx_tree;
+
+/* allocate a tree with room for max_nodes nodes (0 on failure) */
+int cx_tree_init(cx_tree *t, int max_nodes, uint64_t seed);
+void cx_tree_free(cx_tree *t);
+void cx_tree_clear(cx_tree *t);
+
+/* Keep the part of the tree below the node of position `obs`, if the tree
+ * holds it (found by public hash); otherwise start afresh. Returns 1 when a
+ * subtree was kept. */
+int cx_tree_reuse(cx_tree *t, const cx_state *obs);
+
+/* run iterations from `obs` (whose hidden order is ignored) until
+ * `iterations` are done (if > 0) or `deadline` (monotonic seconds, if > 0)
+ * passes; returns the iterations run */
+long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
+               const cx_search_params *params, long iterations,
+               double deadline);
+
+/* the most visited line from the root; returns its length */
+int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len);
+
+/* seconds on the monotonic clock */
+double cx_now(void);
+
+#endif

@@ -1,0 +1,108 @@
+/* cx_searcher.c -- threads around cx_search, and the root merge. */
+#include <pthread.h>
+#include <string.h>
+#include "cx_internal.h"
+#include "cx_searcher.h"
+
+typedef struct {
+    cx_tree *tree;
+    const cx_state *obs;
+    const cx_cardset *cs;
+    const cx_search_params *params;
+    long iterations;
+    double deadline;
+    long done;
+} job;
+
+static void *run_job(void *arg) {
+    job *j = arg;
+    j->done = cx_search(j->tree, j->obs, j->cs, j->params, j->iterations,
+                        j->deadline);
+    return NULL;
+}
+
+int cx_searcher_init(cx_searcher *s, const cx_search_params *params,
+                     int threads, int max_nodes, int reuse, uint64_t seed) {
+    memset(s, 0, sizeof *s);
+    if (threads < 1 || threads > CX_MAX_THREADS) return 0;
+    s->params = *params;
+    s->threads = threads;
+    s->reuse = reuse;
+    s->seed = seed;
+    for (int t = 0; t < threads; t++)
+        if (!cx_tree_init(&s->trees[t], max_nodes / threads, seed)) {
+            cx_searcher_free(s);
+            return 0;
+        }
+    return 1;
+}
+
+void cx_searcher_free(cx_searcher *s) {
+    for (int t = 0; t < s->threads; t++) cx_tree_free(&s->trees[t]);
+    s->threads = 0;
+}
+
+/* every decision reseeds each thread from (seed, thread, position), so a
+ * position is searched the same way whatever came before it */
+static void prepare_tree(cx_searcher *s, int t, const cx_state *obs) {
+    cx_tree *tree = &s->trees[t];
+    uint64_t mix = s->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1));
+    cx_rng_seed(&tree->rng, mix ^ cx_public_hash(obs));
+    if (!s->reuse || !cx_tree_reuse(tree, obs)) cx_tree_clear(tree);
+}
+
+static void merge_roots(const cx_searcher *s, cx_root_stat *out, int *n_out) {
+    const cx_tree *first = &s->trees[0];
+    const cx_node *root = &first->nodes[first->root];
+    *n_out = root->n_edges;
+    for (int i = 0; i < root->n_edges; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].action = first->edges[root->first_edge + i].action;
+    }
+    for (int t = 0; t < s->threads; t++) {
+        const cx_tree *tree = &s->trees[t];
+        const cx_node *r = &tree->nodes[tree->root];
+        for (int i = 0; i < r->n_edges && i < *n_out; i++) {
+            const cx_edge *e = &tree->edges[r->first_edge + i];
+            out[i].visits += e->visits;
+            out[i].avail += e->avail;
+            out[i].reward += e->reward;
+        }
+    }
+}
+
+long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
+                     long iterations, double seconds, cx_root_stat *out,
+                     int *n_out) {
+    job jobs[CX_MAX_THREADS];
+    pthread_t ids[CX_MAX_THREADS];
+    double deadline = seconds > 0 ? cx_now() + seconds : 0;
+    long total = 0;
+    for (int t = 0; t < s->threads; t++) {
+        prepare_tree(s, t, obs);
+        long share = iterations / s->threads + (t < iterations % s->threads);
+        jobs[t] = (job){&s->trees[t], obs, cs, &s->params,
+                        iterations > 0 ? (share > 0 ? share : 1) : 0, deadline, 0};
+    }
+    int started[CX_MAX_THREADS] = {0};
+    for (int t = 1; t < s->threads; t++)
+        started[t] = pthread_create(&ids[t], NULL, run_job, &jobs[t]) == 0;
+    run_job(&jobs[0]);
+    for (int t = 1; t < s->threads; t++) {
+        if (started[t]) pthread_join(ids[t], NULL);
+        else run_job(&jobs[t]);   /* no thread to be had: run it here */
+    }
+    for (int t = 0; t < s->threads; t++) total += jobs[t].done;
+    merge_roots(s, out, n_out);
+    return total;
+}
+
+void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
+                       long *bytes) {
+    *nodes = *edges = 0;
+    for (int t = 0; t < s->threads; t++) {
+        *nodes += s->trees[t].n_nodes;
+        *edges += s->trees[t].n_edges;
+    }
+    *bytes = *nodes * (long)sizeof(cx_node) + *edges * (long)sizeof(cx_edge);
+}

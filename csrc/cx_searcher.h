@@ -1,0 +1,42 @@
+/* cx_searcher.h -- root-parallel ISMCTS: one tree per thread, each with its
+ * own seed, merged at the root. With an iteration budget the result depends
+ * only on the seed, the position and the trees kept from earlier searches,
+ * never on thread timing. */
+#ifndef CX_SEARCHER_H
+#define CX_SEARCHER_H
+
+#include "cx_ismcts.h"
+
+#define CX_MAX_THREADS 64
+
+typedef struct {
+    int32_t action;
+    uint32_t visits;      /* summed over the threads' trees */
+    uint32_t avail;
+    float reward;         /* summed rewards of the seat to move */
+} cx_root_stat;
+
+typedef struct {
+    cx_search_params params;
+    int threads;
+    int reuse;            /* keep the subtree of the new position */
+    uint64_t seed;
+    cx_tree trees[CX_MAX_THREADS];
+} cx_searcher;
+
+int cx_searcher_init(cx_searcher *s, const cx_search_params *params,
+                     int threads, int max_nodes, int reuse, uint64_t seed);
+void cx_searcher_free(cx_searcher *s);
+
+/* Search `obs` for `iterations` in all (if > 0) or `seconds` (if > 0);
+ * writes the merged root moves into `out` (room for CX_MAX_ACTIONS) and
+ * their number into *n_out; returns the iterations run. */
+long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
+                     long iterations, double seconds, cx_root_stat *out,
+                     int *n_out);
+
+/* nodes and edges in use over all trees, and bytes they take */
+void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
+                       long *bytes);
+
+#endif
