@@ -99,7 +99,9 @@ cdef class Position:
         cdef int n = cx_legal_actions(&self.s, self.cset(), buf)
         return [buf[i] for i in range(n)]
 
-    def is_legal(self, int action):
+    def is_legal(self, action):
+        if not _is_action_int(action):
+            return False
         return bool(cx_is_legal(&self.s, self.cset(), action))
 
     def legal_moves(self):
@@ -108,7 +110,7 @@ cdef class Position:
         cs = self.core.card_set
         return [action_to_move(cs, a) for a in self.legal_actions()]
 
-    def move_name(self, int action):
+    def move_name(self, action):
         from coexist_ai.notation import action_to_move
         return action_to_move(self.core.card_set, action)
 
@@ -253,9 +255,9 @@ cdef class State(Position):
         memcpy(&st.s, &self.s, sizeof(cx_state))
         return st
 
-    def apply(self, int action):
+    def apply(self, action):
         """Play a legal action; IllegalMoveError (state unchanged) otherwise."""
-        if not cx_is_legal(&self.s, self.cset(), action):
+        if not _is_action_int(action) or not cx_is_legal(&self.s, self.cset(), action):
             from coexist_ai.notation import illegal_move_error
             raise illegal_move_error(self, action)
         cx_apply(&self.s, self.cset(), action)
@@ -347,6 +349,11 @@ cdef class Observation(Position):
         ob.viewer = viewer
         cx_hide_deck(&ob.s)
         return ob
+
+
+cdef bint _is_action_int(action):
+    return (isinstance(action, int) and not isinstance(action, bool)
+            and 0 <= action < (1 << 27))
 
 
 cdef uint64_t _seed64(seed) except? 0:

@@ -71,6 +71,13 @@ def cards_report(games, seed, cards_spec):
     click.echo(card_set_report(_card_set(cards_spec), games, seed))
 
 
+from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402
+
+main.add_command(duel)
+main.add_command(tournament)
+main.add_command(bots)
+
+
 def run():
     """Entry point that turns user mistakes into one clear line, no traceback."""
     try:

@@ -37,11 +37,29 @@ def split_action(action):
             action & 255, (action >> 8) & 255)
 
 
-def action_to_move(card_set, action):
-    """The notation of an action integer."""
+def check_action(card_set, action):
+    """(kind, x, y, a, b) of a well-formed action integer of this card set;
+    NotationError for anything else (out of range, unused bits set...)."""
+    if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < 1 << 27:
+        raise NotationError(f"{action!r} is not an action integer (0 <= action < 2**27)")
     kind, x, y, a, b = split_action(action)
     if kind not in _SHAPES:
         raise NotationError(f"action {action!r} has no kind {kind!r}")
+    shape = _SHAPES[kind][1]
+    used = {f: v for f, v in zip("XYAB", (x, y, a, b)) if f in shape}
+    canonical = make_action(kind, **{f.lower(): v for f, v in used.items()})
+    bad = (canonical != action
+           or any(used[f] >= len(card_set.cards) for f in "AB" if f in used)
+           or any(used[f] >= len(COLOURS) for f in "XY" if f in used))
+    if bad:
+        raise NotationError(f"action {action!r} is not a well-formed action of "
+                            f"card set {card_set.name!r}")
+    return kind, x, y, a, b
+
+
+def action_to_move(card_set, action):
+    """The notation of an action integer."""
+    kind, x, y, a, b = check_action(card_set, action)
     word, shape = _SHAPES[kind]
     parts = [word]
     for field in shape:
@@ -131,8 +149,9 @@ def illegal_move_error(position, action, text=None):
     legal = position.legal_actions()
     try:
         name = action_to_move(position.card_set, action)
-    except (NotationError, IndexError):
-        name = f"action {action!r}"
+    except NotationError as e:
+        return IllegalMoveError(f"illegal move: {e}. Legal moves: "
+                                f"{_listing(position, legal)}")
     said = repr(text) if text is not None else repr(name)
     if position.is_over():
         why = "the game is over"

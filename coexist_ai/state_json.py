@@ -132,6 +132,8 @@ INVARIANTS = {
     5: "a track holds more than 8 tokens, or an animal carries more than it needs",
     6: "an anti-cycle count is above the tokens on the animal",
     7: "released counts disagree",
+    8: "the decision in front of the current seat cannot be asked "
+       "(phase and turn fields do not fit the position, or no move is legal)",
 }
 
 
@@ -140,8 +142,8 @@ def _parse(text):
         return text
     try:
         doc = json.loads(text)
-    except (TypeError, ValueError) as e:
-        raise StateFormatError(f"not JSON: {e}") from None
+    except (TypeError, ValueError, RecursionError) as e:
+        raise StateFormatError(f"not JSON (or nested too deeply): {e}") from None
     if not isinstance(doc, dict):
         raise StateFormatError(f"expected a JSON object, got {type(doc).__name__}")
     return doc
@@ -174,6 +176,8 @@ class _Reader:
         raise StateFormatError(f"{path}: {value!r} is not valid; expected {expected}")
 
     def get(self, obj, key, path, kind=int, lo=0, hi=255, default=None):
+        if not isinstance(obj, dict):
+            self.fail(path.rstrip(".") or "document", obj, "a JSON object")
         if key not in obj:
             if default is not None:
                 return default
@@ -199,7 +203,7 @@ class _Reader:
     def tokens(self, obj, key, path, n, default=None):
         counts = self.get(obj, key, path, dict, default=default)
         for colour in counts:
-            if colour not in COLOURS[:n]:
+            if colour not in tuple(COLOURS[:n]):
                 self.fail(f"{path}{key}", colour, f"colours among {' '.join(COLOURS[:n])}")
         return [self.get(counts, c, f"{path}{key}.", default=0) for c in COLOURS[:n]]
 
@@ -257,12 +261,18 @@ class _Reader:
     def draw_order(self, in_game):
         contents = self.cards(self.doc, "draw_pile_contents", "")
         if self.doc["format"] != STATE_FORMAT:
-            return sorted(contents)
+            return self.check_size(sorted(contents))
         order = self.cards(self.doc, "draw_pile_order", "")
         if "draw_pile_contents" in self.doc and sorted(order) != sorted(contents):
             self.fail("draw_pile_contents", self.doc["draw_pile_contents"],
                       "the cards of draw_pile_order")
-        return order
+        return self.check_size(order)
+
+    def check_size(self, pile):
+        size = self.doc.get("draw_pile_size", len(pile))
+        if size != len(pile):
+            self.fail("draw_pile_size", size, f"the number of cards listed ({len(pile)})")
+        return pile
 
     def place_cards(self, raw, places, in_game):
         wanted = {c.index for c in in_game}
@@ -339,7 +349,7 @@ class _Reader:
             elif kind == "train_one_to_one":
                 pl["one_to_one"][COLOURS.index(e.from_colour)] |= 1 << COLOURS.index(e.to_colour)
         order = self.get(seat, "start_recruit_order", path, list, default=recruits)
-        if sorted(order) != sorted(recruits):
+        if not all(c in tuple(COLOURS[:4]) for c in order) or sorted(order) != sorted(recruits):
             self.fail(f"{path}start_recruit_order", order,
                       f"the colours of the released start_recruit animals {sorted(recruits)}")
         pl["start_recruit"][:len(order)] = [COLOURS.index(c) for c in order]

@@ -7,7 +7,11 @@
  *   4 a card's recorded place disagrees with the lists
  *   5 a track outside 0..8, or tokens on an animal beyond its needs
  *   6 anti-cycle counts above the tokens they count
- *   7 released counts disagree with the cards released */
+ *   7 released counts disagree with the cards released
+ *   8 the decision in front of the seat cannot be asked (a start_recruit
+ *     step past the seat's effects, an effect card not just released by
+ *     the seat, a discard within capacity, a Training with no trade, or no
+ *     legal move at all before the end) */
 #include "cx_internal.h"
 
 static int check_ranges(const cx_state *s, const cx_cardset *cs) {
@@ -82,10 +86,39 @@ static int check_boards(const cx_state *s, const cx_cardset *cs) {
     return 0;
 }
 
+static int immediate_effect(int effect) {
+    return effect == CX_EFF_DISCARD_SURVIVAL || effect == CX_EFF_RECRUIT_TWO ||
+           effect == CX_EFF_HOUSE_ONE || effect == CX_EFF_RECRUIT_MISSION ||
+           effect == CX_EFF_DISCARD_SURVIVAL_RECRUIT;
+}
+
+static int check_decision(const cx_state *s, const cx_cardset *cs) {
+    const cx_player *p = CX_CUR(s);
+    cx_action moves[CX_MAX_ACTIONS];
+    switch (s->phase) {
+    case CX_PH_OVER: return 0;
+    case CX_PH_START:
+        if (s->step >= p->n_start_recruit ||
+            !s->supply[p->start_recruit[s->step]]) return 8;
+        break;
+    case CX_PH_EFFECT:
+        if (s->effect_card >= cs->n_cards ||
+            s->loc[s->effect_card] != CX_LOC_RELEASED + s->current ||
+            !immediate_effect(cs->cards[s->effect_card].effect)) return 8;
+        break;
+    case CX_PH_DISCARD:
+        if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) return 8;
+        break;
+    default: break;
+    }
+    return cx_legal_actions(s, cs, moves) > 0 ? 0 : 8;
+}
+
 int cx_check_invariants(const cx_state *s, const cx_cardset *cs) {
     int err = check_ranges(s, cs);
     if (!err) err = check_tokens(s);
     if (!err) err = check_places(s, cs);
     if (!err) err = check_boards(s, cs);
+    if (!err) err = check_decision(s, cs);
     return err;
 }

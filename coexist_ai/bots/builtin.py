@@ -1,0 +1,62 @@
+"""The built-in bots: random, greedy (heuristic) and ISMCTS."""
+import random
+
+from coexist_ai import _core
+from coexist_ai.bots.base import Bot
+
+
+class RandomBot(Bot):
+    """Uniform over the legal moves, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, spec, params):
+        super().__init__(spec, params)
+        self.rng = random.Random(params["seed"])
+
+    def choose(self, observation):
+        return self.rng.choice(observation.legal_actions())
+
+
+class GreedyBot(Bot):
+    """The best end of its own turn by a hand-written evaluation
+    (csrc/cx_greedy.c). Deterministic: its seed changes nothing."""
+
+    name = "greedy"
+
+    def choose(self, observation):
+        action, searched = _core.greedy_choose(observation, self.params["max_nodes"])
+        self.info = {"searched": searched}
+        return action
+
+
+class IsmctsBot(Bot):
+    """Determinized ISMCTS, compiled, run without the GIL."""
+
+    name = "ismcts"
+
+    def __init__(self, spec, params):
+        super().__init__(spec, params)
+        self.searcher = self._make_searcher()
+
+    def _make_searcher(self):
+        p = self.params
+        return _core.Searcher(c=p["c"], reward=p["reward"],
+                              margin_weight=p["margin_weight"], policy=p["policy"],
+                              rollout_depth=p["rollout_depth"], threads=p["threads"],
+                              max_nodes=p["max_nodes"], reuse=p["reuse"],
+                              seed=p["seed"])
+
+    def new_game(self, seat, num_players):
+        self.searcher = self._make_searcher()
+
+    def choose(self, observation):
+        legal = observation.legal_actions()
+        if len(legal) == 1:
+            self.info = {"iterations": 0, "forced": True}
+            return legal[0]
+        p = self.params
+        result = self.searcher.search(observation, iterations=p["iterations"],
+                                      seconds=p["time"])
+        self.info = result
+        return result["action"]

@@ -1,0 +1,109 @@
+"""One game between bots, as a referee plays it, and its record.
+
+The referee holds the State; each bot only ever receives its seat's
+Observation. A bot that fails (raises BotFailure, answers an illegal move)
+forfeits: the game stops there, the forfeiting seat is ranked last and the
+others are ranked by the score they have at that moment.
+"""
+import time
+
+from coexist_ai import _core
+from coexist_ai.errors import CoexistError
+
+RECORD_FORMAT = "coexist-game"
+RECORD_VERSION = 1
+
+
+class BotFailure(CoexistError):
+    """A bot could not give a move: `kind` is one of time, illegal, crash,
+    stall; `detail` says what happened (an external bot's stderr tail...)."""
+
+    def __init__(self, kind, detail):
+        super().__init__(f"{kind}: {detail}")
+        self.kind, self.detail = kind, detail
+
+
+def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
+    """Play one game; returns its record (a dict, see docs/records.md)."""
+    state = _core.State.new(card_set, players=players, seed=deal_seed)
+    deck = state.referee_draw_pile()
+    raw = state.referee_raw()
+    record = _record_head(card_set, state, raw, specs, seeds, meta)
+    record["deck"] = [card_set.cards[c].id for c in state_initial_deck(raw, deck)]
+    for seat, bot in enumerate(bots):
+        bot.new_game(seat, players)
+    forfeits = _play_moves(state, bots, record)
+    _record_result(state, record, forfeits)
+    return record
+
+
+def state_initial_deck(raw, remaining):
+    """The full initial order: the five dealt face up, then the pile."""
+    return raw["mission"][:raw["n_mission"]] + remaining
+
+
+def _record_head(card_set, state, raw, specs, seeds, meta):
+    faunas = [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)]
+    head = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
+    head.update(meta or {})
+    head.update({
+        "card_set": {"name": card_set.name, "sha256": card_set.sha256},
+        "players": state.num_players, "faunas": faunas,
+        "first_player": state.first_player,
+        "bots": [{"spec": s, "seed": seed} for s, seed in zip(specs, seeds)],
+        "moves": [], "times": [],
+    })
+    return head
+
+
+def _play_moves(state, bots, record):
+    """Play to the end or to a forfeit; returns the forfeits."""
+    while not state.is_over():
+        seat = state.current_player
+        start = time.perf_counter()
+        try:
+            action = bots[seat].choose(state.observation(seat))
+        except BotFailure as failure:
+            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+        elapsed = time.perf_counter() - start
+        if not isinstance(action, int) or not state.is_legal(action):
+            name = _move_text(state, action)
+            return [{"seat": seat, "kind": "illegal",
+                     "reason": f"illegal move {name} in the '{state.phase}' decision"}]
+        record["moves"].append([seat, state.move_name(action)])
+        record["times"].append(round(elapsed, 6))
+        state.apply(action)
+    return []
+
+
+def _move_text(state, action):
+    try:
+        return repr(state.move_name(action))
+    except Exception:  # a bot may answer anything at all
+        return repr(action)
+
+
+def _record_result(state, record, forfeits):
+    scores, ranks = state.scores(), state.ranks()
+    if forfeits:
+        ranks = forfeit_ranks(scores, state, {f["seat"] for f in forfeits})
+    record.update({
+        "end": "forfeit" if forfeits else "normal",
+        "scores": scores, "ranks": ranks,
+        "breakdown": state.score_breakdown(),
+        "rounds": state.rounds, "forfeits": forfeits,
+    })
+
+
+def forfeit_ranks(scores, state, losers):
+    """Ranks with the forfeiting seats last (sharing last place), the others
+    by score and the track tie-break."""
+    raw = state.referee_raw()
+    key = {p: (-scores[p], raw["players"][p]["track"]) for p in range(len(scores))}
+    ranks = []
+    for p in range(len(scores)):
+        if p in losers:
+            ranks.append(len(scores) - len(losers) + 1)
+        else:
+            ranks.append(1 + sum(1 for q in key if q not in losers and key[q] < key[p]))
+    return ranks

@@ -1,0 +1,133 @@
+"""Running a tournament: games in parallel processes, records appended as
+they finish, resumable, with a live progress bar."""
+import concurrent.futures as futures
+import hashlib
+import json
+import multiprocessing
+import os
+
+from tqdm import tqdm
+
+from coexist_ai.bots import make_bot
+from coexist_ai.cards import resolve_card_set
+from coexist_ai.match import play_game
+from coexist_ai.records import (RecordsError, RecordWriter, read_records,
+                                repair_truncated_tail)
+from coexist_ai.results import Standings
+from coexist_ai.schedule import Schedule
+
+
+class Tournament:
+    """Everything that defines a tournament's games."""
+
+    def __init__(self, name, entrants, players, mode, rounds, seed, cards="default",
+                 anchor=None):
+        self.name, self.entrants, self.players = name, list(entrants), players
+        self.mode, self.rounds, self.seed = mode, rounds, seed
+        self.cards_spec = cards
+        self.card_set = resolve_card_set(cards)
+        self.anchor = anchor
+        for entrant in self.entrants:   # refuse a bad spec before any game
+            make_bot(entrant.spec).close()
+        self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
+
+    @property
+    def run_id(self):
+        """Identifies the games (not how many): more rounds extend a run."""
+        ident = {"name": self.name, "mode": self.mode, "players": self.players,
+                 "seed": self.seed, "card_set": self.card_set.sha256,
+                 "entrants": [[e.name, e.spec] for e in self.entrants]}
+        return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
+
+    def meta(self, game):
+        return {"run": self.run_id, "tournament": self.name, "game": game.index,
+                "block": game.block, "round": game.round, "rotation": game.rotation,
+                "entrants": [self.entrants[i].name for i in game.lineup]}
+
+
+def _play_one(cards_spec, players, game, specs, meta):
+    """Worker: play one scheduled game (in whatever process)."""
+    card_set = resolve_card_set(cards_spec)
+    bots = [make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
+    try:
+        return play_game(card_set, players, game.deal_seed, bots, specs,
+                         list(game.bot_seeds), meta)
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+def load_existing(path, tournament):
+    """Records already in `path` for this tournament (repairing a cut-off
+    last line); refuses records of another tournament or card set."""
+    if not path or not os.path.exists(path):
+        return [], 0
+    repaired = repair_truncated_tail(path)
+    records = read_records(path)
+    for number, record in enumerate(records, 1):
+        if record.get("card_set", {}).get("sha256") != tournament.card_set.sha256:
+            raise RecordsError(f"{path}: record {number} was played with card set "
+                               f"{record.get('card_set')!r}, not {tournament.card_set.name!r}; "
+                               "use another --out file")
+        if record.get("run") != tournament.run_id:
+            raise RecordsError(f"{path}: record {number} belongs to another tournament "
+                               f"(run {record.get('run')!r}, this one is {tournament.run_id}); "
+                               "use another --out file")
+    return records, repaired
+
+
+def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print):
+    """Play every game of the schedule not yet in `out`; returns Standings."""
+    records, repaired = load_existing(out, tournament)
+    if repaired:
+        echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
+             "that game is played again")
+    done = {r["game"] for r in records}
+    standings = Standings(tournament, records)
+    todo = [g for g in tournament.schedule.games() if g.index not in done]
+    if records:
+        echo(f"{out}: {len(records)} games already played, {len(todo)} to go")
+    writer = RecordWriter(out) if out else None
+    bar = tqdm(total=len(tournament.schedule), initial=len(done), disable=not progress,
+               unit="game", dynamic_ncols=True)
+    try:
+        for record in _execute(tournament, todo, jobs or os.cpu_count() or 1):
+            if writer:
+                writer.write(record)
+            standings.add(record)
+            bar.update(1)
+            bar.set_postfix_str(standings.progress_line(), refresh=False)
+            if stop_rule and stop_rule(standings):
+                break
+    finally:
+        bar.close()
+        if writer:
+            writer.close()
+    return standings
+
+
+def _execute(tournament, games, jobs):
+    """Records of `games`, as they finish."""
+    specs_of = lambda g: [tournament.entrants[i].spec for i in g.lineup]
+    args = lambda g: (tournament.cards_spec, tournament.players, g, specs_of(g),
+                      tournament.meta(g))
+    if jobs <= 1:
+        for game in games:
+            yield _play_one(*args(game))
+        return
+    context = multiprocessing.get_context("spawn")
+    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending = set()
+        queue = iter(games)
+        try:
+            for game in queue:
+                pending.add(pool.submit(_play_one, *args(game)))
+                if len(pending) >= 2 * jobs:
+                    finished, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+                    for f in finished:
+                        yield f.result()
+            for f in futures.as_completed(pending):
+                yield f.result()
+        finally:
+            for f in pending:
+                f.cancel()
