@@ -83,3 +83,54 @@ def format_figures(figures):
         note = f"  ({f.note})" if f.note else ""
         lines.append(f"{f.name:<{width}}  {value:>12} {f.unit}{note}")
     return "\n".join(lines)
+
+
+# ---- search ---------------------------------------------------------------
+
+def greedy_position(card_set, players, seed, actions):
+    """A fixed mid-game position: `actions` moves of greedy self-play."""
+    state = _core.State.new(card_set, players=players, seed=seed)
+    for _ in range(actions):
+        if state.is_over():
+            break
+        state.apply(_core.greedy_choose(state.observation())[0])
+    return state
+
+
+def search_rate(position, threads, iterations, seed=1):
+    searcher = _core.Searcher(threads=threads, reuse=False, seed=seed,
+                              max_nodes=4 * iterations)
+    result = searcher.search(position.observation(), iterations=iterations)
+    return result["iterations"] / result["seconds"], result["bytes_per_node"]
+
+
+def time_overshoot(position, budget, repeats):
+    """Worst overshoot of a time budget, in seconds."""
+    searcher = _core.Searcher(reuse=False, seed=1)
+    worst = 0.0
+    for _ in range(repeats):
+        result = searcher.search(position.observation(), seconds=budget)
+        worst = max(worst, result["seconds"] - budget)
+    return worst
+
+
+def run_search_bench(card_set=None, iterations=20000, seed=7):
+    card_set = card_set or default_card_set()
+    figures = []
+    for players in (2, 4):
+        position = greedy_position(card_set, players, seed, 40 * players)
+        rates = {}
+        for threads in (1, 2):
+            rates[threads], per_node = search_rate(position, threads, iterations)
+            figures.append(Figure(f"ISMCTS, {players} players, {threads} thread(s)",
+                                  rates[threads], "iterations/s",
+                                  f"round {position.rounds + 1}, {per_node:.0f} bytes/node"))
+        figures.append(Figure(f"ISMCTS, {players} players, 2 threads / 1",
+                              rates[2] / rates[1], "x"))
+    position = greedy_position(card_set, 2, seed, 80)
+    for budget in (0.1, 0.5):
+        worst = time_overshoot(position, budget, 5)
+        figures.append(Figure(f"time budget {budget} s: worst overshoot of 5",
+                              worst * 1000, "ms",
+                              f"limit {budget * 50 + 5:.0f} ms (5% + 5 ms)"))
+    return figures

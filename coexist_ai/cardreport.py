@@ -1,8 +1,9 @@
 """`coexist-ai cards report`: does a card set play sensibly?
 
-Plays seeded games between equal players (uniformly random by default) and
-sums up game length, how games end, the score range, how often each effect
-kind fires, and how often each specialty wins against its fair share.
+Plays seeded games between equal players (uniformly random by default, or
+any bot spec) and sums up game length, how games end, the score range, how
+often each effect kind fires, and how often each specialty wins against its
+fair share.
 """
 import random
 from collections import Counter, defaultdict
@@ -11,6 +12,8 @@ from dataclasses import dataclass, field
 from coexist_ai import _core
 from coexist_ai.notation import RELEASE, SKIP, END, APPLY, split_action
 
+IMMEDIATE = {"discard_survival", "recruit_two", "house_one", "recruit_mission",
+             "discard_survival_recruit", "start_recruit"}
 EFFECT_KINDS = ("start_recruit", "capture_bonus", "discard_survival",
                 "recruit_two", "house_one", "recruit_mission",
                 "discard_survival_recruit", "extra_space", "double_protect",
@@ -30,8 +33,14 @@ class GameFacts:
     used: Counter = field(default_factory=Counter)
 
 
-def random_policy(state, rng):
-    return rng.choice(state.legal_actions())
+def bot_policy(spec, players, seed):
+    """A policy in which every seat is played by its own copy of a bot."""
+    from coexist_ai.bots import make_bot
+    bots = [make_bot(spec, seed * 10 + seat) for seat in range(players)]
+
+    def choose(state, rng):
+        return bots[state.current_player].choose(state.observation(state.current_player))
+    return choose
 
 
 def _effect_kind(card_set, card_index):
@@ -62,9 +71,10 @@ def _end_reason(state):
     return "round safeguard"
 
 
-def play_one(card_set, players, seed, policy=random_policy):
+def play_one(card_set, players, seed, spec="random"):
     state = _core.State.new(card_set, players=players, seed=seed)
     rng = random.Random(seed)
+    policy = bot_policy(spec, players, seed)
     faunas = [_core.FAUNAS[state.referee_raw()["players"][p]["fauna"]]
               for p in range(players)]
     facts = GameFacts(players, 0, 0, "", [], [], faunas)
@@ -94,11 +104,13 @@ def summarize(all_facts):
                                        Counter(f.end_reason for f in all_facts).most_common()),
              f"  winner's score: mean {sum(winners) / n:.1f}, min {min(winners)}, max {max(winners)};"
              f" all scores: mean {sum(scores) / len(scores):.1f}, min {min(scores)}, max {max(scores)}",
-             "  effects a game (animals released with it / effect used):"]
+             "  effects a game (animals released with it / immediate effect applied;"
+             " permanent effects act from their release):"]
     released = sum((f.released for f in all_facts), Counter())
     used = sum((f.used for f in all_facts), Counter())
     for kind in EFFECT_KINDS:
-        lines.append(f"    {kind:<26} {released[kind] / n:5.2f} / {used[kind] / n:5.2f}")
+        applied = f"{used[kind] / n:5.2f}" if kind in IMMEDIATE else "    -"
+        lines.append(f"    {kind:<26} {released[kind] / n:5.2f} / {applied}")
     lines.append(f"  specialty wins (fair share {1 / players:.0%}; ties split):")
     lines += _specialty_lines(all_facts)
     return lines
@@ -114,11 +126,11 @@ def _specialty_lines(all_facts):
             for fauna in _core.FAUNAS if seats[fauna]]
 
 
-def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4)):
+def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4), spec="random"):
     label = "reconstructed" if card_set.is_reconstructed else "from " + str(card_set.source)
     lines = [f"card set {card_set.name!r} ({label}), sha256 {card_set.sha256[:16]}",
-             "players: uniformly random legal moves (equal players, seeded)"]
+             f"players: every seat played by {spec!r} (equal players, seeded)"]
     for players in player_counts:
-        facts = [play_one(card_set, players, seed + g) for g in range(games)]
+        facts = [play_one(card_set, players, seed + g, spec) for g in range(games)]
         lines += summarize(facts)
     return "\n".join(lines)

@@ -4,12 +4,17 @@
 #include "cx_internal.h"
 #include "cx_greedy.h"
 
+/* A small preference for turns that draw cards: when nothing else
+ * differs, taking from the Mission keeps the game moving instead of letting
+ * two cautious bots pass turns until the round safeguard. */
+#define PROGRESS_PER_CARD 0.2f
+
 float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat) {
     float scores[CX_MAX_PLAYERS], best_other = -1e9f;
     cx_estimate_scores(s, cs, scores);
     for (int q = 0; q < s->n_players; q++)
         if (q != seat && scores[q] > best_other) best_other = scores[q];
-    return scores[seat] - best_other;
+    return scores[seat] - best_other + PROGRESS_PER_CARD * (float)s->deck_pos;
 }
 
 typedef struct {

@@ -1,4 +1,5 @@
-"""Bot spec strings: `name`, `name:key=value,key=value`, or a preset file.
+"""Bot spec strings: `name`, `name:key=value,key=value`, a preset file, or
+an external bot: `cmd:COMMAND` or a TOML file with `bot = "external"`.
 
 Every command that takes a bot takes a spec. Unknown names and parameters
 are refused with the valid ones listed.
@@ -31,6 +32,9 @@ class Param:
         except ValueError:
             raise BotSpecError(f"{spec!r}: {self.name}={text!r} is not "
                                f"{_kind_name(self.kind)}") from None
+        if value != value:   # NaN passes every range check: time=nan searched forever
+            raise BotSpecError(f"{spec!r}: {self.name}={text!r} is not "
+                               f"{_kind_name(self.kind)}")
         if self.choices and value not in self.choices:
             raise BotSpecError(f"{spec!r}: {self.name}={text!r}: expected one of "
                                f"{', '.join(self.choices)}")
@@ -72,7 +76,7 @@ BOT_TYPES = {
         Param("margin_weight", float, 0.1, "share of the score-margin reward blended in", 0, 1),
         Param("policy", str, "light", "rollout policy: random or light (weighted by move kind)",
               choices=("random", "light")),
-        Param("rollout_depth", int, 0, "moves before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
+        Param("rollout_depth", int, 40, "moves before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16, 10**8),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
@@ -86,6 +90,9 @@ def parse_spec(spec):
         raise BotSpecError(f"empty bot spec {spec!r}: expected one of "
                            f"{', '.join(BOT_TYPES)} (or a preset .toml file)")
     spec = spec.strip()
+    if spec.startswith("cmd:"):
+        from coexist_ai.protocol.client import params_from_command
+        return "external", params_from_command(spec[len("cmd:"):], spec)
     if spec.endswith(".toml") or spec.startswith("preset:"):
         return _parse_preset(spec)
     name, _, rest = spec.partition(":")
@@ -126,11 +133,14 @@ def _parse_preset(spec):
         raise BotSpecError(f"preset {spec!r}: no file {path!r}") from None
     except tomllib.TOMLDecodeError as e:
         raise BotSpecError(f"preset {path!r}: not valid TOML: {e}") from None
+    if data.get("bot") == "external":
+        from coexist_ai.protocol.client import params_from_toml
+        return "external", params_from_toml(data, path)
     bot = data.pop("bot", None)
     data.pop("description", None)
     if bot not in BOT_TYPES:
         raise BotSpecError(f"preset {path!r}: 'bot' must be one of "
-                           f"{', '.join(BOT_TYPES)}, got {bot!r}")
+                           f"{', '.join(BOT_TYPES)} or external, got {bot!r}")
     items = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                      for k, v in data.items())
     return parse_spec(f"{bot}:{items}" if items else bot)
@@ -147,6 +157,9 @@ def make_bot(spec, seed=None):
     name, params = parse_spec(spec)
     if seed is not None:
         params["seed"] = seed
+    if name == "external":
+        from coexist_ai.protocol.client import ExternalBot
+        return ExternalBot(spec, params)
     cls = BOT_TYPES[name][0]
     return cls(spec, params)
 
@@ -161,4 +174,7 @@ def describe_bots():
             lines.append(f"    {p.name:<14} default {p.default!s:<9} {p.help}{extra}")
     lines.append("A spec is NAME or NAME:key=value,...; a preset file: "
                  "path/to/preset.toml or preset:NAME (bots/presets/NAME.toml).")
+    lines.append("An external bot (any program speaking docs/protocol.md): "
+                 "cmd:COMMAND, or a .toml file with bot = \"external\", command = [...], "
+                 "cwd, options = {...}, move_time, start_timeout, time_margin.")
     return "\n".join(lines)
