@@ -23,6 +23,9 @@ cdef class Searcher:
                              f"one of {REWARDS} / {POLICIES}")
         p.c, p.reward_kind, p.margin_weight = c, REWARDS.index(reward), margin_weight
         p.policy, p.rollout_depth = POLICIES.index(policy), rollout_depth
+        if not 1 <= threads <= 64 or max_nodes < 2 * threads:
+            raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
+                             "1..64 and at least 2 nodes per thread")
         if not cx_searcher_init(&self.s, &p, threads, max_nodes, reuse, _seed64(seed)):
             raise MemoryError(f"cannot set up {threads} search threads "
                               f"with {max_nodes} nodes")

@@ -29,11 +29,15 @@ def main():
 @click.option("--games", default=20000, show_default=True, type=click.IntRange(100),
               help="Random 2-player games to time (half as many at 4 players).")
 @click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--search", "search", is_flag=True,
+              help="Measure the ISMCTS search instead (iterations/s, threads, time budgets).")
 @CARDS_OPTION
-def bench(games, seed, cards_spec):
+def bench(games, seed, search, cards_spec):
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
-    from coexist_ai.bench import format_figures, run_bench
-    click.echo(format_figures(run_bench(games, seed, _card_set(cards_spec))))
+    from coexist_ai.bench import format_figures, run_bench, run_search_bench
+    card_set = _card_set(cards_spec)
+    figures = run_search_bench(card_set) if search else run_bench(games, seed, card_set)
+    click.echo(format_figures(figures))
 
 
 @main.command()
@@ -64,11 +68,15 @@ def cards_check(path):
 @cards.command("report")
 @click.option("--games", default=400, show_default=True, type=click.IntRange(1))
 @click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--bot", "bot_spec", default="random", show_default=True,
+              help="The bot playing every seat (e.g. greedy for sensible play).")
 @CARDS_OPTION
-def cards_report(games, seed, cards_spec):
+def cards_report(games, seed, bot_spec, cards_spec):
     """Game length, scores, effect use and specialty balance of a card set."""
+    from coexist_ai.bots import parse_spec
     from coexist_ai.cardreport import card_set_report
-    click.echo(card_set_report(_card_set(cards_spec), games, seed))
+    parse_spec(bot_spec)
+    click.echo(card_set_report(_card_set(cards_spec), games, seed, spec=bot_spec))
 
 
 from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402
@@ -76,6 +84,12 @@ from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402
 main.add_command(duel)
 main.add_command(tournament)
 main.add_command(bots)
+from coexist_ai.cli_protocol import protocol, serve  # noqa: E402
+main.add_command(serve)
+main.add_command(protocol)
+from coexist_ai.cli_play import play, replay  # noqa: E402
+main.add_command(play)
+main.add_command(replay)
 
 
 def run():

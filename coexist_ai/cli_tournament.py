@@ -8,6 +8,20 @@ from coexist_ai.errors import CoexistError
 from coexist_ai.schedule import Entrant
 
 DEFAULT_A = "ismcts:iterations=2000"
+
+BACKEND_OPTIONS = [
+    click.option("--backend", default="local", show_default=True,
+                 type=click.Choice(["local", "ray"]),
+                 help="Local processes, or a Ray cluster (pip install 'coexist-ai[ray]')."),
+    click.option("--address", default=None,
+                 help="Ray: address of the cluster head (host:port); default: start Ray here."),
+]
+
+
+def backend_options(command):
+    for option in reversed(BACKEND_OPTIONS):
+        command = option(command)
+    return command
 DEFAULT_B = "greedy"
 
 
@@ -63,7 +77,9 @@ def unique_names(specs):
 @click.option("--sprt", help="elo0,elo1,alpha,beta: stop when the test decides.")
 @click.option("--cards", "cards_spec", default="default", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet):
+@backend_options
+def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
+         backend, address):
     """BOT_A against BOT_B (default: ISMCTS against the heuristic bot)."""
     from coexist_ai import tournament as tm
     sprt_params = parse_sprt(sprt) if sprt else None
@@ -75,7 +91,8 @@ def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet)
     click.echo(f"duel: {names[0]} vs {names[1]}, {len(t.schedule)} games at "
                f"{players} players, seed {seed}")
     stop = sprt_rule(sprt_params, click.echo) if sprt_params else None
-    standings = tm.run(t, out, jobs, progress=not quiet, stop_rule=stop, echo=click.echo)
+    standings = tm.run(t, out, jobs, progress=not quiet, stop_rule=stop, echo=click.echo,
+                       backend=backend, address=address)
     click.echo(standings.table())
 
 
@@ -110,14 +127,36 @@ def tournament_from_config(data, path):
         raise click.BadParameter(f"{path}: mode {mode!r}: expected round-robin or gauntlet")
     return Tournament(data.get("name", os.path.basename(path)),
                       [Entrant(n, b["spec"]) for n, b in zip(names, bots)],
-                      int(data.get("players", 2)), mode, int(data.get("rounds", 10)),
-                      int(data.get("seed", 1)), data.get("cards", "default"),
+                      _whole(data, "players", 2, path, 2, 4), mode,
+                      _whole(data, "rounds", 10, path, 1),
+                      _whole(data, "seed", 1, path), data.get("cards", "default"),
                       anchor=data.get("anchor", "random"))
+
+
+def _whole(data, key, default, path, low=None, high=None):
+    """A whole-number key of a config, range-checked like the CLI options."""
+    value = data.get(key, default)
+    if (not isinstance(value, int) or isinstance(value, bool)
+            or (low is not None and value < low) or (high is not None and value > high)):
+        bounds = f" in {low}..{high}" if high is not None else f" >= {low}" if low is not None else ""
+        raise click.BadParameter(f"{path}: {key} = {value!r}: expected a whole number{bounds}",
+                                 param_hint="CONFIG")
+    return value
 
 
 @click.group()
 def tournament():
     """Round robins and gauntlets over any number of bots."""
+
+
+def _refuse_options_the_config_sets(ctx):
+    """A config file says players, mode, rounds and seed itself: an option
+    beside it would be silently ignored, so it is refused."""
+    given = [f"--{name}" for name in ("players", "mode", "rounds", "seed")
+             if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: set by the CONFIG file; "
+                               "edit the file instead (or use --bots)")
 
 
 @tournament.command("run")
@@ -132,21 +171,28 @@ def tournament():
 @click.option("--jobs", default=None, type=click.IntRange(1))
 @click.option("--out", type=click.Path(dir_okay=False), help="Records file (resumable).")
 @click.option("--quiet", is_flag=True)
-def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet):
+@backend_options
+def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
+                   backend, address):
     """Play a tournament from CONFIG (TOML) or from --bots."""
     from coexist_ai import tournament as tm
     if bool(config) == bool(bots):
         raise click.UsageError("give either a CONFIG file or --bots A,B,...")
     if config:
+        _refuse_options_the_config_sets(click.get_current_context())
         t = tournament_from_config(load_config(config), config)
     else:
         specs = [s.strip() for s in bots.split(";" if ";" in bots else ",") if s.strip()]
+        if len(specs) < 2:
+            raise click.BadParameter(f"{bots!r}: needs at least two bot specs",
+                                     param_hint="--bots")
         names = unique_names(specs)
         t = tm.Tournament("cli", [Entrant(n, s) for n, s in zip(names, specs)],
                           players, mode, rounds, seed, anchor="random")
     click.echo(f"tournament {t.name!r}: {len(t.entrants)} bots, {t.mode}, "
                f"{t.players} players, {len(t.schedule)} games")
-    standings = tm.run(t, out, jobs, progress=not quiet, echo=click.echo)
+    standings = tm.run(t, out, jobs, progress=not quiet, echo=click.echo,
+                       backend=backend, address=address)
     click.echo(standings.table())
 
 
@@ -157,17 +203,22 @@ def tournament_ratings(files, anchor):
     """The rating table of game records from any FILES, merged."""
     from coexist_ai.records import read_records, RecordsError
     from coexist_ai.results import Standings
-    records, sha = [], None
+    records, sha, unfinished = [], None, 0
     for path in files:
         if not os.path.exists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
         for record in read_records(path):
+            if record.get("end") == "unfinished":   # a saved game still in play
+                unfinished += 1
+                continue
             this = record.get("card_set", {}).get("sha256")
             if sha and this != sha:
                 raise RecordsError(f"{path}: mixes card sets ({this} after {sha}); "
                                    "ratings need one card set")
             sha = this
             records.append(record)
+    if unfinished:
+        click.echo(f"left out {unfinished} unfinished game(s)")
     click.echo(Standings(None, records, anchor=anchor).table())
 
 

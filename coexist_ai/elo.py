@@ -70,14 +70,19 @@ def elo_ratings(wins, games, anchor=0, prior=0.0):
 
 
 def bootstrap(block_results, n, anchor, prior, samples=200, seed=0):
-    """Ratings of `samples` resamplings of the blocks (rows: samples)."""
+    """Ratings of `samples` resamplings of the blocks (rows: samples). A bot
+    with no game in a resample (or, when the anchor is missing, every bot)
+    gets NaN there: a rating it never earned must not enter its interval."""
     rng = np.random.default_rng(seed)
     blocks = list(block_results)
-    out = np.zeros((samples, n))
+    out = np.full((samples, n), np.nan)
     for k in range(samples):
         picks = rng.integers(0, len(blocks), len(blocks))
         results = [r for b in picks for r in blocks[b]]
-        out[k] = elo_ratings(*score_matrices(results, n), anchor, prior)
+        wins, games = score_matrices(results, n)
+        present = games.sum(axis=1) > 0
+        if present[anchor]:
+            out[k, present] = elo_ratings(wins, games, anchor, prior)[present]
     return out
 
 
@@ -90,8 +95,8 @@ def rating_table(block_results, names, anchor=0, prior=1.0, samples=200, seed=0)
     wins, games = score_matrices(results, n)
     elo = elo_ratings(wins, games, anchor, prior)
     boot = bootstrap(block_results.values(), n, anchor, prior, samples, seed)
-    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
-    los = (boot[:, :, None] > boot[:, None, :]).mean(axis=0)
+    low, high = _nan_percentiles(boot)
+    los = likelihood_of_superiority(boot)
     rows = []
     for i, name in enumerate(names):
         played = games[i].sum()
@@ -99,6 +104,30 @@ def rating_table(block_results, names, anchor=0, prior=1.0, samples=200, seed=0)
                      "high": float(high[i]), "pairings": int(played),
                      "score": float(wins[i].sum() / played) if played else float("nan")})
     return rows, los
+
+
+def _nan_percentiles(boot):
+    """2.5 and 97.5 percentiles per bot, over the resamples that rated it."""
+    low, high = np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
+    for i in range(boot.shape[1]):
+        rated = boot[:, i][~np.isnan(boot[:, i])]
+        if len(rated):
+            low[i], high[i] = np.percentile(rated, [2.5, 97.5])
+    return low, high
+
+
+def likelihood_of_superiority(boot, tie=1e-6):
+    """Share of the resamples rating both bots in which the row bot is above
+    (equal ratings, within rounding, count half)."""
+    n = boot.shape[1]
+    los = np.zeros((n, n))
+    for i in range(n):
+        for j in range(n):
+            both = ~np.isnan(boot[:, i]) & ~np.isnan(boot[:, j])
+            if i != j and both.any():
+                diff = boot[both, i] - boot[both, j]
+                los[i, j] = (diff > tie).mean() + 0.5 * (np.abs(diff) <= tie).mean()
+    return los
 
 
 def seat_advantage(records_with_entrants):
@@ -123,6 +152,13 @@ def elo_to_score(elo):
     return 1 / (1 + 10 ** (-elo / 400))
 
 
+# Two pseudo-blocks of the variance of a 2-game block between equal bots
+# (0.125) regularize the variance: a run of identical blocks at the start
+# would otherwise look certain and stop the test after a handful of games.
+PRIOR_BLOCKS = 2
+PRIOR_VARIANCE = 0.125
+
+
 def sprt_llr(block_scores, elo0, elo1):
     """Log-likelihood ratio of H1 (elo1) against H0 (elo0) from block scores
     (each the mean score of one bot over a block), by the normal
@@ -130,9 +166,8 @@ def sprt_llr(block_scores, elo0, elo1):
     x = np.asarray(block_scores, dtype=float)
     if len(x) < 2:
         return 0.0
-    var = x.var()
-    if var <= 0:
-        var = 1e-4
+    squares = ((x - x.mean()) ** 2).sum()
+    var = (squares + PRIOR_BLOCKS * PRIOR_VARIANCE) / (len(x) + PRIOR_BLOCKS)
     s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
     return float(len(x) * (s1 - s0) * (2 * x.mean() - s0 - s1) / (2 * var))
 

@@ -24,15 +24,13 @@ class BotFailure(CoexistError):
 
 
 def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
-    """Play one game; returns its record (a dict, see docs/records.md)."""
+    """Play one game; returns its record (a dict, see docs/formats.md)."""
     state = _core.State.new(card_set, players=players, seed=deal_seed)
     deck = state.referee_draw_pile()
     raw = state.referee_raw()
     record = _record_head(card_set, state, raw, specs, seeds, meta)
     record["deck"] = [card_set.cards[c].id for c in state_initial_deck(raw, deck)]
-    for seat, bot in enumerate(bots):
-        bot.new_game(seat, players)
-    forfeits = _play_moves(state, bots, record)
+    forfeits = _start_bots(bots, players) or _play_moves(state, bots, record)
     _record_result(state, record, forfeits)
     return record
 
@@ -54,6 +52,16 @@ def _record_head(card_set, state, raw, specs, seeds, meta):
         "moves": [], "times": [],
     })
     return head
+
+
+def _start_bots(bots, players):
+    """Tell every bot a game begins; a bot that fails to start forfeits."""
+    for seat, bot in enumerate(bots):
+        try:
+            bot.new_game(seat, players)
+        except BotFailure as failure:
+            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+    return []
 
 
 def _play_moves(state, bots, record):

@@ -58,6 +58,14 @@ def repair_truncated_tail(path):
     """Remove a cut-off last line; returns its length in bytes (0: none).
     Complete lines are never touched."""
     tail = truncated_tail(path)
+    # a game cut off mid-write starts like every record line; any other tail
+    # (the last line of a file that holds no records) is not ours to cut
+    head = json.dumps({"format": RECORD_FORMAT}, separators=(",", ":"))[:-1].encode()
+    if tail and not (tail.startswith(head) or head.startswith(tail)):
+        with open(path, "rb") as f:
+            line = f.read().count(b"\n") + 1
+        raise RecordsError(f"{path}:{line}: not a {RECORD_FORMAT!r} record and "
+                           "not a cut-off one; no record was changed")
     if tail:
         size = os.path.getsize(path)
         with open(path, "r+b") as f:
@@ -70,7 +78,10 @@ class RecordWriter:
 
     def __init__(self, path):
         self.path = path
-        self.file = open(path, "a", encoding="utf-8")
+        try:
+            self.file = open(path, "a", encoding="utf-8")
+        except OSError as e:
+            raise RecordsError(f"cannot write to {path}: {e.strerror}") from None
 
     def write(self, record):
         line = json.dumps(record, separators=(",", ":")) + "\n"

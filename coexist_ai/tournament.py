@@ -1,13 +1,12 @@
 """Running a tournament: games in parallel processes, records appended as
 they finish, resumable, with a live progress bar."""
-import concurrent.futures as futures
 import hashlib
 import json
-import multiprocessing
 import os
 
 from tqdm import tqdm
 
+from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import resolve_card_set
 from coexist_ai.match import play_game
@@ -60,10 +59,10 @@ def _play_one(cards_spec, players, game, specs, meta):
 def load_existing(path, tournament):
     """Records already in `path` for this tournament (repairing a cut-off
     last line); refuses records of another tournament or card set."""
-    if not path or not os.path.exists(path):
+    # only a regular file can hold records (reading /dev/full never ends)
+    if not path or not os.path.isfile(path):
         return [], 0
-    repaired = repair_truncated_tail(path)
-    records = read_records(path)
+    records = read_records(path)   # checked before anything is cut off
     for number, record in enumerate(records, 1):
         if record.get("card_set", {}).get("sha256") != tournament.card_set.sha256:
             raise RecordsError(f"{path}: record {number} was played with card set "
@@ -73,11 +72,14 @@ def load_existing(path, tournament):
             raise RecordsError(f"{path}: record {number} belongs to another tournament "
                                f"(run {record.get('run')!r}, this one is {tournament.run_id}); "
                                "use another --out file")
+    repaired = repair_truncated_tail(path)
     return records, repaired
 
 
-def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print):
-    """Play every game of the schedule not yet in `out`; returns Standings."""
+def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
+        backend="local", address=None):
+    """Play every game of the schedule not yet in `out` (in `jobs` local
+    processes, or on a Ray cluster); returns Standings."""
     records, repaired = load_existing(out, tournament)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
@@ -91,7 +93,8 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
     bar = tqdm(total=len(tournament.schedule), initial=len(done), disable=not progress,
                unit="game", dynamic_ncols=True)
     try:
-        for record in _execute(tournament, todo, jobs or os.cpu_count() or 1):
+        for record in _execute(tournament, todo, jobs or os.cpu_count() or 1,
+                               backend, address):
             if writer:
                 writer.write(record)
             standings.add(record)
@@ -106,28 +109,10 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
     return standings
 
 
-def _execute(tournament, games, jobs):
+def _execute(tournament, games, jobs, backend="local", address=None):
     """Records of `games`, as they finish."""
-    specs_of = lambda g: [tournament.entrants[i].spec for i in g.lineup]
-    args = lambda g: (tournament.cards_spec, tournament.players, g, specs_of(g),
-                      tournament.meta(g))
-    if jobs <= 1:
-        for game in games:
-            yield _play_one(*args(game))
-        return
-    context = multiprocessing.get_context("spawn")
-    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending = set()
-        queue = iter(games)
-        try:
-            for game in queue:
-                pending.add(pool.submit(_play_one, *args(game)))
-                if len(pending) >= 2 * jobs:
-                    finished, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-                    for f in finished:
-                        yield f.result()
-            for f in futures.as_completed(pending):
-                yield f.result()
-        finally:
-            for f in pending:
-                f.cancel()
+    def args(game):
+        specs = [tournament.entrants[i].spec for i in game.lineup]
+        return (tournament.cards_spec, tournament.players, game, specs,
+                tournament.meta(game))
+    return execute(_play_one, (args(g) for g in games), jobs, backend, address)

@@ -18,7 +18,7 @@ double cx_now(void) {
 
 int cx_tree_init(cx_tree *t, int max_nodes, uint64_t seed) {
     memset(t, 0, sizeof *t);
-    t->cap_nodes = max_nodes < 16 ? 16 : max_nodes;
+    t->cap_nodes = max_nodes < 2 ? 2 : max_nodes;   /* a root and a child */
     t->cap_edges = t->cap_nodes * EDGES_PER_NODE;
     t->nodes = malloc(sizeof(cx_node) * (size_t)t->cap_nodes);
     t->edges = malloc(sizeof(cx_edge) * (size_t)t->cap_edges);

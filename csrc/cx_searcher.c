@@ -30,7 +30,8 @@ int cx_searcher_init(cx_searcher *s, const cx_search_params *params,
     s->reuse = reuse;
     s->seed = seed;
     for (int t = 0; t < threads; t++)
-        if (!cx_tree_init(&s->trees[t], max_nodes / threads, seed)) {
+        if (max_nodes / threads < 2 ||
+            !cx_tree_init(&s->trees[t], max_nodes / threads, seed)) {
             cx_searcher_free(s);
             return 0;
         }
@@ -51,7 +52,8 @@ static void prepare_tree(cx_searcher *s, int t, const cx_state *obs) {
     if (!s->reuse || !cx_tree_reuse(tree, obs)) cx_tree_clear(tree);
 }
 
-static void merge_roots(const cx_searcher *s, cx_root_stat *out, int *n_out) {
+static void merge_roots(const cx_searcher *s, int active, cx_root_stat *out,
+                        int *n_out) {
     const cx_tree *first = &s->trees[0];
     const cx_node *root = &first->nodes[first->root];
     *n_out = root->n_edges;
@@ -59,7 +61,7 @@ static void merge_roots(const cx_searcher *s, cx_root_stat *out, int *n_out) {
         memset(&out[i], 0, sizeof out[i]);
         out[i].action = first->edges[root->first_edge + i].action;
     }
-    for (int t = 0; t < s->threads; t++) {
+    for (int t = 0; t < active; t++) {
         const cx_tree *tree = &s->trees[t];
         const cx_node *r = &tree->nodes[tree->root];
         for (int i = 0; i < r->n_edges && i < *n_out; i++) {
@@ -76,24 +78,27 @@ long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
                      int *n_out) {
     job jobs[CX_MAX_THREADS];
     pthread_t ids[CX_MAX_THREADS];
-    double deadline = seconds > 0 ? cx_now() + seconds : 0;
-    long total = 0;
-    for (int t = 0; t < s->threads; t++) {
-        prepare_tree(s, t, obs);
-        long share = iterations / s->threads + (t < iterations % s->threads);
-        jobs[t] = (job){&s->trees[t], obs, cs, &s->params,
-                        iterations > 0 ? (share > 0 ? share : 1) : 0, deadline, 0};
-    }
     int started[CX_MAX_THREADS] = {0};
-    for (int t = 1; t < s->threads; t++)
+    double deadline = seconds > 0 ? cx_now() + seconds : 0;
+    /* a budget smaller than the threads leaves the extra threads idle */
+    int active = iterations > 0 && iterations < s->threads ? (int)iterations : s->threads;
+    long total = 0;
+    for (int t = active; t < s->threads; t++) cx_tree_clear(&s->trees[t]);
+    for (int t = 0; t < active; t++) {
+        prepare_tree(s, t, obs);
+        long share = iterations / active + (t < iterations % active);
+        jobs[t] = (job){&s->trees[t], obs, cs, &s->params,
+                        iterations > 0 ? share : 0, deadline, 0};
+    }
+    for (int t = 1; t < active; t++)
         started[t] = pthread_create(&ids[t], NULL, run_job, &jobs[t]) == 0;
     run_job(&jobs[0]);
-    for (int t = 1; t < s->threads; t++) {
+    for (int t = 1; t < active; t++) {
         if (started[t]) pthread_join(ids[t], NULL);
         else run_job(&jobs[t]);   /* no thread to be had: run it here */
     }
-    for (int t = 0; t < s->threads; t++) total += jobs[t].done;
-    merge_roots(s, out, n_out);
+    for (int t = 0; t < active; t++) total += jobs[t].done;
+    merge_roots(s, active, out, n_out);
     return total;
 }
 

@@ -142,8 +142,8 @@ def test_legal_move_is_still_playable_after_refusals():
     assert state == reference
 
 
-def test_bug_huge_action_int_raises_illegal_move():
-    """BUG: apply(), is_legal() and move_name() take a C int; a Python int
+def test_regression_huge_action_int_raises_illegal_move():
+    """Regression: apply(), is_legal() and move_name() take a C int; a Python int
     beyond 32 bits raises OverflowError (not a CoexistError) instead of
     being refused as an illegal move (a protocol reading ints would crash)."""
     state = POSITIONS["choose"]
@@ -152,8 +152,8 @@ def test_bug_huge_action_int_raises_illegal_move():
     assert not state.is_legal(2 ** 40)
 
 
-def test_bug_non_canonical_action_int_is_not_named_as_a_move():
-    """BUG: an int with bits set in fields its kind does not use (e.g. 255:
+def test_regression_non_canonical_action_int_is_not_named_as_a_move():
+    """Regression: an int with bits set in fields its kind does not use (e.g. 255:
     kind 0 'pass' with card A 255) is not legal (legal ints are canonical),
     but move_name() calls it 'pass', so the refusal says "illegal move 'pass'"
     in a position where pass is the legal move. And move_name() of an int
@@ -345,8 +345,8 @@ def test_state_json_loaded_from_bytes_and_bad_utf8():
         State.from_json(None)
 
 
-def test_bug_deeply_nested_json_is_a_format_error():
-    """BUG: json.loads raises RecursionError on deep nesting; state_json._parse
+def test_regression_deeply_nested_json_is_a_format_error():
+    """Regression: json.loads raises RecursionError on deep nesting; state_json._parse
     catches only TypeError/ValueError, so '[' * 100000 escapes as a bare
     RecursionError."""
     for text in ("[" * 100_000, '{"a":' * 100_000):
@@ -356,30 +356,30 @@ def test_bug_deeply_nested_json_is_a_format_error():
             observation_from_json(text)
 
 
-def test_bug_seat_that_is_not_an_object():
-    """BUG: a seat given as a number (seats: [1, 2]) raises TypeError
+def test_regression_seat_that_is_not_an_object():
+    """Regression: a seat given as a number (seats: [1, 2]) raises TypeError
     ("argument of type 'int' is not iterable") in _Reader.get."""
     with pytest.raises(StateFormatError, match=r"seats\[0\]"):
         State.from_json(edit(lambda d: d.update(seats=[1, 2])))
 
 
-def test_bug_start_recruit_order_of_mixed_types():
-    """BUG: start_recruit_order [1, "C"] raises TypeError from sorted() in
+def test_regression_start_recruit_order_of_mixed_types():
+    """Regression: start_recruit_order [1, "C"] raises TypeError from sorted() in
     _Reader.read_effects."""
     with pytest.raises(StateFormatError, match="start_recruit_order"):
         State.from_json(edit(lambda d: d["seats"][0].update(start_recruit_order=[1, "C"])))
 
 
 @pytest.mark.parametrize("key", ["CF", "", "FPH"])
-def test_bug_supply_key_that_is_no_colour(key):
-    """BUG: _Reader.tokens tests `colour not in COLOURS[:n]` on the string
+def test_regression_supply_key_that_is_no_colour(key):
+    """Regression: _Reader.tokens tests `colour not in COLOURS[:n]` on the string
     "CFPHS", so a substring key ("CF", "") passes and is silently dropped."""
     with pytest.raises(StateFormatError, match="supply"):
         State.from_json(edit(lambda d: d["supply"].update({key: 0})))
 
 
-def test_bug_draw_pile_size_contradicting_the_contents():
-    """BUG: draw_pile_size is written but never read: a document saying 3
+def test_regression_draw_pile_size_contradicting_the_contents():
+    """Regression: draw_pile_size is written but never read: a document saying 3
     cards while listing 30 loads, and writes back another text."""
     with pytest.raises(StateFormatError, match="draw_pile_size"):
         State.from_json(edit(lambda d: d.update(draw_pile_size=3)))
@@ -405,8 +405,8 @@ def doc_with_bare_seat():
     ("train", {"step": 0}),          # Training: no trade made, none possible
     ("discard", {}),                 # discarding with nothing to discard
 ])
-def test_bug_loaded_position_without_a_legal_move(phase, turn):
-    """BUG: the loader accepts a decision that has no legal move, so the game
+def test_regression_loaded_position_without_a_legal_move(phase, turn):
+    """Regression: the loader accepts a decision that has no legal move, so the game
     can neither go on nor is over (phase 'train' with an empty pool, phase
     'discard' with an empty pool and board)."""
     d = doc_with_bare_seat()
@@ -419,8 +419,8 @@ def test_bug_loaded_position_without_a_legal_move(phase, turn):
     assert state.legal_actions(), f"loaded a {phase!r} decision with no legal move"
 
 
-def test_bug_start_decision_with_nothing_to_ask():
-    """BUG: phase 'start' loads for a seat that owns no start_recruit effect
+def test_regression_start_decision_with_nothing_to_ask():
+    """Regression: phase 'start' loads for a seat that owns no start_recruit effect
     (or with turn.step past its effects); 'apply' then gains
     start_recruit[step] (a free C from the zeroed array; past index 15 it reads
     outside the array, cx_apply.c apply_apply)."""

@@ -109,6 +109,9 @@ def parse_spec(spec):
         params["iterations"] = 0      # a time budget alone: search until time
     if name == "ismcts" and params["iterations"] == 0 and params["time"] == 0:
         raise BotSpecError(f"{spec!r}: ismcts needs iterations > 0 or time > 0")
+    if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
+        raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
+                           f"({2 * params['threads']} for {params['threads']} threads)")
     return name, params
 
 

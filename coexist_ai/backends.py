@@ -1,0 +1,78 @@
+"""Where tournament games are played: this process, local worker
+processes, or a Ray cluster. Each backend takes a function and the argument
+tuples of the games and yields the results as games finish."""
+import concurrent.futures as futures
+import multiprocessing
+
+from coexist_ai.errors import CoexistError
+
+BACKENDS = ("local", "ray")
+
+
+class BackendError(CoexistError):
+    """A backend that cannot be used as asked."""
+
+
+def run_inline(function, jobs_args):
+    for args in jobs_args:
+        yield function(*args)
+
+
+def run_processes(function, jobs_args, jobs):
+    """Up to `jobs` worker processes (spawned: no state leaks from here)."""
+    context = multiprocessing.get_context("spawn")
+    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending = set()
+        try:
+            for args in jobs_args:
+                pending.add(pool.submit(function, *args))
+                if len(pending) >= 2 * jobs:
+                    done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+                    for f in done:
+                        yield f.result()
+            for f in futures.as_completed(pending):
+                yield f.result()
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def run_ray(function, jobs_args, address, in_flight=64):
+    """Games as Ray tasks on the cluster at `address` (an existing head, or
+    None/"local" for a Ray instance started here)."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("the ray backend needs the 'ray' package: "
+                           "pip install 'coexist-ai[ray]'") from None
+    try:
+        ray.init(address=None if address in (None, "local") else address,
+                 ignore_reinit_error=True, log_to_driver=False,
+                 include_dashboard=False, logging_level="ERROR")
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise BackendError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+    task = ray.remote(function)
+    pending = []
+    try:
+        for args in jobs_args:
+            pending.append(task.remote(*args))
+            if len(pending) >= in_flight:
+                done, pending = ray.wait(pending, num_returns=1)
+                yield ray.get(done[0])
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        ray.shutdown()
+
+
+def execute(function, jobs_args, jobs=1, backend="local", address=None):
+    if backend == "ray":
+        return run_ray(function, jobs_args, address)
+    if backend != "local":
+        raise BackendError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if jobs <= 1:
+        return run_inline(function, jobs_args)
+    return run_processes(function, jobs_args, jobs)

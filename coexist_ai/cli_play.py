@@ -1,0 +1,175 @@
+"""`coexist-ai play` (a person against bots) and `coexist-ai replay`."""
+import os
+import secrets
+import time
+
+import click
+from click.core import ParameterSource
+
+from coexist_ai.cards import CardSetError, resolve_card_set
+
+COLOR_OPTION = click.option(
+    "--color", "color", default="auto", show_default=True,
+    type=click.Choice(["auto", "always", "never"]),
+    help="Colour: auto = only on a terminal, and not when NO_COLOR is set.")
+CARDS_OPTION = click.option(
+    "--cards", "cards_spec", default="default", show_default=True,
+    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed")
+
+
+def _card_set(spec):
+    try:
+        return resolve_card_set(spec)
+    except CardSetError as e:
+        raise click.BadParameter(str(e), param_hint="--cards") from None
+
+
+def with_time(spec, seconds):
+    """An ismcts spec that sets no budget searches for `seconds` a move."""
+    name, _, rest = spec.partition(":")
+    keys = {item.partition("=")[0].strip() for item in rest.split(",") if item.strip()}
+    if name.strip() != "ismcts" or keys & {"time", "iterations"}:
+        return spec
+    return f"{spec}{',' if rest else ':'}time={seconds:g}"
+
+
+def opponent_specs(vs, players, seconds):
+    """One spec per opponent from --vs (none, one for all, or one each)."""
+    if not vs:
+        vs = ("ismcts",)
+    if len(vs) == 1:
+        vs = vs * (players - 1)
+    if len(vs) != players - 1:
+        raise click.BadParameter(f"{len(vs)} given for {players - 1} opponents: give "
+                                 "--vs once for all of them or once per opponent",
+                                 param_hint="--vs")
+    return [with_time(s, seconds) for s in vs]
+
+
+def default_save_path():
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path, n = f"coexist-game-{stamp}.jsonl", 1
+    while os.path.exists(path):
+        n += 1
+        path = f"coexist-game-{stamp}-{n}.jsonl"
+    return path
+
+
+def _existing_records(path):
+    from coexist_ai.records import read_records
+    return read_records(path) if os.path.isfile(path) else []
+
+
+@click.command()
+@click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4),
+              help="Seats at the table: you and players-1 bots.")
+@click.option("--vs", multiple=True, metavar="BOTSPEC",
+              help="Opponent bot spec: once for all opponents, or once per opponent "
+                   "in seat order [default: ismcts searching --time a move].")
+@click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
+              help="Your seat (seat 0 plays first).")
+@click.option("--seed", type=int, help="Deal seed (faunas and draw pile) [default: random].")
+@click.option("--time", "seconds", default=1.0, show_default=True,
+              type=click.FloatRange(0.01, 3600),
+              help="Seconds an ISMCTS bot (opponent or hint) thinks per move.")
+@click.option("--hint-bot", metavar="BOTSPEC",
+              help="The bot that answers `hint` [default: ismcts:time=--time,reuse=false].")
+@click.option("--resume", type=click.Path(dir_okay=False),
+              help="Continue the saved game in this file.")
+@click.option("--game", type=click.IntRange(1),
+              help="With --resume: which game of the file (1 = first).")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="Save the game here [default: the --resume file, or "
+                   "coexist-game-DATE-TIME.jsonl].")
+@CARDS_OPTION
+@COLOR_OPTION
+@click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
+@click.pass_context
+def play(ctx, players, vs, seat, seed, seconds, hint_bot, resume, game, save,
+         cards_spec, color, no_clear):
+    """Play Coexist in the terminal against bots."""
+    from coexist_ai.bots import make_bot
+    from coexist_ai.cli_tournament import unique_names
+    from coexist_ai.play import gamefile
+    from coexist_ai.play.session import Console, PlaySession
+    from coexist_ai.play.style import detect_style
+    from coexist_ai.schedule import derive_seed
+
+    card_set = _card_set(cards_spec)
+    hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
+    make_bot(hint_spec).close()                  # refuse a bad spec now
+    console = Console(detect_style(color), clear=not no_clear)
+    if resume:
+        given = [f"--{o}" for o in NEW_GAME_OPTIONS
+                 if ctx.get_parameter_source(o) == ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: the saved game already sets "
+                                   "these; drop them with --resume")
+        records, index = gamefile.load_game(resume, game)
+        record = records[index]
+        if record.get("end") != gamefile.UNFINISHED:
+            raise gamefile.GameFileError(
+                f"{resume}: game {index + 1} is over (end {record.get('end')!r}): "
+                f"nothing to continue; see it with: coexist-ai replay {resume} "
+                f"--game {index + 1}")
+        gamefile.check_card_set(record, card_set, f"{resume}: game {index + 1}")
+        save = save or resume
+        if os.path.abspath(save) != os.path.abspath(resume):
+            records, index = _existing_records(save), None
+    else:
+        if game is not None:
+            raise click.UsageError("--game goes with --resume")
+        if seat >= players:
+            raise click.BadParameter(f"{seat} is not a seat of a {players}-player game "
+                                     f"(0 to {players - 1})", param_hint="--seat")
+        specs = opponent_specs(vs, players, seconds)
+        for spec in specs:
+            make_bot(spec).close()
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        specs.insert(seat, gamefile.HUMAN)
+        seeds = [None if p == seat else derive_seed("play", seed, p) for p in range(players)]
+        names = unique_names(specs)
+        record, _ = gamefile.new_record(card_set, specs, seeds, seed, names)
+        save = save or default_save_path()
+        records, index = _existing_records(save), None
+        console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")
+    session = PlaySession(card_set, record, console, save, hint_spec, records, index)
+    ctx.exit(session.run())
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", type=click.IntRange(1),
+              help="Which game of the file (1 = first) [default: the first].")
+@click.option("--to-end", is_flag=True, help="Print the final position and score, then exit.")
+@click.option("--move", "move", type=click.IntRange(0),
+              help="Print the position after this many moves, then exit.")
+@CARDS_OPTION
+@COLOR_OPTION
+@click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
+def replay(file, game, to_end, move, cards_spec, color, no_clear):
+    """Step through a recorded game (a duel, tournament or saved play).
+
+    Keys (then Enter): n or Enter next move, p previous, g N go to move N,
+    s start, e end, q quit.
+    """
+    from coexist_ai.play import gamefile
+    from coexist_ai.play.replay import Replay, run_replay
+    from coexist_ai.play.session import Console
+    from coexist_ai.play.style import detect_style
+
+    if to_end and move is not None:
+        raise click.UsageError("--to-end and --move: give one of them")
+    records, index = gamefile.load_game(file, game if game is not None else 1)
+    viewer = Replay(_card_set(cards_spec), records[index],
+                    f"{os.path.basename(file)} game {index + 1} of {len(records)}")
+    style = detect_style(color)
+    if to_end or move is not None:
+        k = viewer.last if to_end else move
+        if k > viewer.last:
+            raise click.BadParameter(f"{k}: the game has moves 0 to {viewer.last}",
+                                     param_hint="--move")
+        click.echo(viewer.screen(k, style))
+        return
+    run_replay(viewer, Console(style, clear=not no_clear))

@@ -1,0 +1,178 @@
+"""Game records of played games: made, saved, loaded and replayed.
+
+A record has exactly the keys of coexist_ai/match.py (docs: "Added since"
+in the engine brief): format, version, run, tournament, game, block, round,
+rotation, entrants, card_set, players, faunas, first_player, bots [{spec,
+seed}], moves [[seat, notation]], times, deck, end, scores, ranks,
+breakdown, rounds, forfeits. A person's seat has the spec "human" (seed
+null). A game that was left before its end has "end": "unfinished" and the
+scores of the position reached; `play --resume` continues it.
+
+Files hold one JSON record per line (coexist_ai/records.py), so tournament
+and duel files and saved games are read the same way.
+"""
+import json
+import os
+import tempfile
+
+from coexist_ai import _core
+from coexist_ai.errors import CoexistError
+from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
+                              state_initial_deck)
+from coexist_ai.records import read_records
+
+HUMAN = "human"
+UNFINISHED = "unfinished"
+
+
+class GameFileError(CoexistError):
+    """A record that cannot be played on or replayed as asked."""
+
+
+def new_record(card_set, specs, seeds, deal_seed, names):
+    """A record of a game about to start (no moves yet), and its State.
+    specs/seeds/names: one per seat ("human" for a person)."""
+    state = _core.State.new(card_set, players=len(specs), seed=deal_seed)
+    raw = state.referee_raw()
+    record = {
+        "format": RECORD_FORMAT, "version": RECORD_VERSION,
+        "run": "play", "tournament": "play", "game": 1, "block": 0, "round": 0,
+        "rotation": 0, "entrants": list(names),
+        "card_set": {"name": card_set.name, "sha256": card_set.sha256},
+        "players": state.num_players,
+        "faunas": [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)],
+        "first_player": state.first_player,
+        "bots": [{"spec": s, "seed": seed} for s, seed in zip(specs, seeds)],
+        "moves": [], "times": [],
+        "deck": [card_set.cards[c].id
+                 for c in state_initial_deck(raw, state.referee_draw_pile())],
+    }
+    finish_record(record, state)
+    return record, state
+
+
+def check_card_set(record, card_set, where="the record"):
+    named = record.get("card_set") or {}
+    if named.get("sha256") != card_set.sha256:
+        raise GameFileError(
+            f"{where} was played with card set {named.get('name')!r} (sha256 "
+            f"{str(named.get('sha256'))[:12]}...), not {card_set.name!r}: "
+            "pass that card set with --cards")
+
+
+def initial_state(record, card_set):
+    """The position before the first move of a record."""
+    check_card_set(record, card_set)
+    try:
+        return _core.State.new(card_set, players=record["players"],
+                               faunas=record["faunas"],
+                               first_player=record["first_player"], deck=record["deck"])
+    except (KeyError, TypeError) as e:
+        raise GameFileError(f"the record lacks a usable {e} field") from None
+
+
+def replay_states(record, card_set, upto=None):
+    """The States after 0, 1, ..., `upto` (default: all) moves."""
+    return [state.copy() for state in _replayed(record, card_set, upto)]
+
+
+def state_after(record, card_set, upto=None):
+    """The State after the first `upto` moves (default: all)."""
+    for state in _replayed(record, card_set, upto):
+        pass
+    return state
+
+
+def _replayed(record, card_set, upto):
+    """One State, yielded before the first move and after each move."""
+    state = initial_state(record, card_set)
+    yield state
+    moves = record.get("moves", [])
+    for number, entry in enumerate(moves[:upto] if upto is not None else moves, 1):
+        apply_recorded(state, entry, number)
+        yield state
+
+
+def apply_recorded(state, entry, number):
+    try:
+        seat, move = entry
+    except (TypeError, ValueError):
+        raise GameFileError(f"move {number}: {entry!r} is not [seat, move]") from None
+    if seat != state.current_player:
+        raise GameFileError(f"move {number} ({move!r}) is by seat {seat!r}, but seat "
+                            f"{state.current_player} was to play")
+    try:
+        state.push(move)
+    except CoexistError as e:
+        raise GameFileError(f"move {number} ({move!r}) cannot be played: {e}") from None
+
+
+def finish_record(record, state, forfeits=()):
+    """Set the result keys from `state`: a finished game's result, or the
+    scores so far with "end": "unfinished"."""
+    forfeits = list(forfeits)
+    scores = state.scores()
+    if forfeits:
+        end, ranks = "forfeit", forfeit_ranks(scores, state, {f["seat"] for f in forfeits})
+    else:
+        end, ranks = ("normal" if state.is_over() else UNFINISHED), state.ranks()
+    record.update({"end": end, "scores": scores, "ranks": ranks,
+                   "breakdown": state.score_breakdown(), "rounds": state.rounds,
+                   "forfeits": forfeits})
+
+
+def load_game(path, game=None):
+    """(every record of the file, the 0-based index of the chosen one).
+    `game` counts records in the file from 1; default: the only one, or the
+    last unfinished one, or the first."""
+    if not os.path.isfile(path):
+        raise GameFileError(f"no file {path!r}")
+    records = read_records(path)
+    if not records:
+        raise GameFileError(f"{path}: no game record in the file")
+    if game is not None:
+        if not 1 <= game <= len(records):
+            raise GameFileError(f"{path}: --game {game}: the file holds games 1 to "
+                                f"{len(records)}")
+        return records, game - 1
+    unfinished = [i for i, r in enumerate(records) if r.get("end") == UNFINISHED]
+    return records, (unfinished[-1] if unfinished else 0)
+
+
+def save_game(path, records, index, record):
+    """Put `record` at `index` of the file's records (appending when
+    index == len(records)) and write the file atomically: a crash mid-write
+    leaves the previous file whole."""
+    records = list(records)
+    if index == len(records):
+        records.append(record)
+    else:
+        records[index] = record
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".coexist-save-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise GameFileError(f"cannot save the game to {path}: {e.strerror}") from None
+    return records
+
+
+def human_seats(record):
+    return [p for p, b in enumerate(record.get("bots", [])) if b.get("spec") == HUMAN]
+
+
+def seat_names(record):
+    """A label per seat: the record's entrants, or the bots' specs."""
+    names = record.get("entrants")
+    if isinstance(names, list) and len(names) == record.get("players"):
+        return [str(n) for n in names]
+    return [str(b.get("spec", "?")) for b in record.get("bots", [])]

@@ -1,0 +1,323 @@
+"""The public position as text: what a person at the table can see.
+
+`render_position` takes an Observation, never a State: an observation has
+the draw pile's order erased, so nothing drawn here can give it away (only
+the pile's size is shown). Everything else is public and is shown: the
+Mission board, every Conservation Center (animals, what is on them, what
+they still need, the caretaker pool, spaces used of capacity), every
+Reputation track (capture limit, points it still gives), the supply, each
+seat's score so far and specialty, the decision in front of the seat to move.
+"""
+from coexist_ai import _core
+from coexist_ai.play.style import Style
+
+COLOURS = "CFPHS"
+CARETAKERS = "CFPH"
+LOC_DISCARD, LOC_RELEASED, LOC_PROTECTED = 3, 8, 12
+TRACK_SIZE = 8
+TRACK_POINTS = (4, 0, 3, 0, 2, 0, 1, 0)   # printed points; 0 = capture icon
+
+# permanent effects other than start_recruit (shown in release order apart)
+PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
+             "train_one_to_one")
+
+SPECIALTY = {
+    "forest": "1 per forest animal released by anyone",
+    "air": "1 per air animal protected by anyone",
+    "sea": "highest conservation value left on any board",
+    "savannah": "the most Survival tokens on any one track",
+}
+
+PHASE_HELP = {
+    "start": "start of turn",
+    "choose": "choose the turn's option: Mission (recruit, house), "
+              "Conservation Center (center), Training (train)",
+    "recruit": "Mission A: recruit more caretaker cards, or end",
+    "house": "Mission B: house more animals, or end",
+    "center": "Conservation Center: protect, assign, move, unassign, release; then end",
+    "train": "Training: trade pool caretakers (train X Y), then end",
+    "effect": "the effect of a released animal",
+    "discard": "end of turn, over capacity: discard until within capacity",
+    "over": "the game is over",
+}
+
+
+def effect_text(effect):
+    """A released animal's effect in a few words."""
+    if effect is None:
+        return ""
+    k, c, n = effect.kind, effect.colour, effect.amount
+    return {
+        "start_recruit": f"+1 {c} at each turn start",
+        "capture_bonus": f"capture limit +{n}",
+        "discard_survival": f"remove up to {n} S",
+        "recruit_two": f"gain 2 {c}",
+        "house_one": "house 1 Mission animal free",
+        "recruit_mission": "recruit Mission caretaker cards",
+        "discard_survival_recruit": f"remove 1 S, gain 1 {c}",
+        "extra_space": "+1 space",
+        "double_protect": f"protect gains of {c} doubled",
+        "skip_survival": "protect: 1 S fewer",
+        "train_one_to_one": f"train {effect.from_colour}->{effect.to_colour} 1 for 1",
+    }[k]
+
+
+def tokens_text(counts, style, empty="-"):
+    """`C2 F1 S1` from counts in the order C F P H S (zeros left out)."""
+    parts = [style.token(COLOURS[i], f"{COLOURS[i]}{v}") for i, v in enumerate(counts) if v]
+    return " ".join(parts) if parts else empty
+
+
+def reputation_points(track):
+    """The points a track with `track` tokens still gives at the end."""
+    return sum(TRACK_POINTS[track:])
+
+
+def track_text(track, style):
+    """The 8 spaces, left to right: S covered, a digit (points) or ^ (capture)."""
+    cells = []
+    for i in range(TRACK_SIZE):
+        if i < track:
+            cells.append(style.token("S", "S"))
+        else:
+            cells.append(str(TRACK_POINTS[i]) if TRACK_POINTS[i] else "^")
+    return "[" + " ".join(cells) + "]"
+
+
+def card_label(card, style):
+    return f"{style.bold(card.name)} [{card.id}]"
+
+
+def animal_facts(card, style):
+    facts = [f"needs {tokens_text(card.needs, style)}",
+             f"protect {tokens_text(card.protect, style)}"]
+    if card.effect:
+        facts.append(f"effect: {effect_text(card.effect)}")
+    return " | ".join(facts)
+
+
+class _View:
+    """The pieces of an Observation the drawing needs, read once."""
+
+    def __init__(self, obs):
+        if not isinstance(obs, _core.Observation):
+            # a State holds the draw pile's real order: never draw from one
+            raise TypeError(f"render_position needs an Observation, not "
+                            f"{type(obs).__name__} (use state.observation(seat))")
+        self.obs, self.cs = obs, obs.card_set
+        self.raw = obs.public_raw()
+        self.n = obs.num_players
+        self.faunas = [_core.FAUNAS[self.raw["players"][p]["fauna"]] for p in range(self.n)]
+
+    def cards_at(self, loc):
+        return [c for c in self.cs.cards if self.raw["loc"][c.index] == loc]
+
+
+def seat_name(seat, names, you, style):
+    label = names[seat] if names else f"seat {seat}"
+    text = f"seat {seat} ({'you' if seat == you else label})"
+    return style.seat(seat, text)
+
+
+def render_position(obs, names=None, you=None, recent=(), style=None, title=None):
+    """The whole public position as text.
+
+    obs: an Observation. names: a label per seat (bot spec...). you: the
+    person's seat (marked "you"), or None. recent: [(seat, move)] shown as
+    the latest moves. title: a first line (the default names the card set).
+    """
+    style = style or Style(False)
+    v = _View(obs)
+    lines = [_header(v, style, title), ""]
+    lines += _mission(v, style)
+    lines.append("")
+    breakdown = obs.score_breakdown()
+    for p in range(v.n):
+        lines += _seat(v, p, breakdown[p], names, you, style)
+        lines.append("")
+    if recent:
+        lines += _recent(recent, v, names, you, style)
+        lines.append("")
+    lines += _decision(v, names, you, style)
+    return "\n".join(lines)
+
+
+def _header(v, style, title):
+    raw, obs = v.raw, v.obs
+    first = title or f"Coexist - card set {v.cs.display_name}"
+    supply = "  ".join(style.token(COLOURS[i], f"{COLOURS[i]} {raw['supply'][i]}")
+                       for i in range(5))
+    discards = len(v.cards_at(LOC_DISCARD))
+    status = (f"{v.n} players | round {obs.rounds + 1} | draw pile "
+              f"{obs.draw_pile_size()} cards | discard pile {discards} cards")
+    if obs.is_over():
+        status = f"{v.n} players | {obs.rounds} rounds played | game over"
+    lines = [style.bold(first), status, f"Supply: {supply}"]
+    if obs.end_triggered and not obs.is_over():
+        last = (obs.first_player - 1) % v.n
+        lines.append(style.error(f"The end is triggered: the game ends after seat {last}'s turn."))
+    return "\n".join(lines)
+
+
+def _mission(v, style):
+    lines = [style.bold("MISSION BOARD")]
+    mission = v.raw["mission"][:v.raw["n_mission"]]
+    if not mission:
+        lines.append("  (empty)")
+    for i, index in enumerate(mission, 1):
+        card = v.cs.cards[index]
+        if card.is_animal:
+            lines.append(f"  {i}. {card_label(card, style)} {card.fauna} animal, "
+                         f"capture {card.capture}, conservation {card.conservation}")
+            lines.append(f"       {animal_facts(card, style)}")
+        else:
+            lines.append(f"  {i}. caretaker card {style.token(card.colour)} "
+                         f"[{card.id}]")
+    return lines
+
+
+def _owned_effects(v, p):
+    raw = v.raw["players"][p]
+    owned = [c.effect for c in v.cards_at(LOC_RELEASED + p)
+             if c.effect and c.effect.kind in PERMANENT]
+    starts = [f"+1 {COLOURS[c]} at each turn start"
+              for c in raw["start_recruit"][:raw["n_start_recruit"]]]
+    return starts + [effect_text(e) for e in owned]
+
+
+def _seat(v, p, parts, names, you, style):
+    obs, pl = v.obs, v.raw["players"][p]
+    fauna = v.faunas[p]
+    mover = style.bold("  <- to play") if p == obs.current_player and not obs.is_over() else ""
+    head = f"{seat_name(p, names, you, style)} | {fauna} specialty: {SPECIALTY[fauna]}{mover}"
+    score = (f"  score so far {style.bold(parts['total'])} = released "
+             f"{parts['conservation']} + reputation {parts['reputation']} + "
+             f"{fauna} {parts['specialty']}")
+    track = pl["track"]
+    rep = (f"  reputation {track_text(track, style)} {track}/8 S | capture limit "
+           f"{obs.capture_limit(p)} | still gives {reputation_points(track)} points")
+    pool = tokens_text(pl["pool"] + [0], style, empty="none")
+    center = (f"  Conservation Center {obs.spaces_used(p)}/{obs.capacity(p)} spaces | "
+              f"pool: {pool}")
+    lines = [head, score, rep, center]
+    for slot in pl["board"][:pl["n_board"]]:
+        lines.append("    " + _board_animal(v.cs.cards[slot["card"]], slot["on"], style))
+    if not pl["n_board"]:
+        lines.append(style.dim("    (no animals)"))
+    released = v.cards_at(LOC_RELEASED + p)
+    protected = v.cards_at(LOC_PROTECTED + p)
+    goal = v.cs.rules["release_goal"]
+    lines.append(f"  released {len(released)} of {goal}: "
+                 f"{', '.join(c.name for c in released) or '-'}")
+    if protected:
+        lines.append(f"  protected {len(protected)}: {', '.join(c.name for c in protected)}")
+    effects = _owned_effects(v, p)
+    if effects:
+        lines.append(f"  effects: {'; '.join(effects)}")
+    return lines
+
+
+def _board_animal(card, on, style):
+    still = [max(0, need - have) for need, have in zip(card.needs, on)]
+    status = (style.paint("READY to release", "green", "bold") if not any(still)
+              else f"still needs {tokens_text(still, style)}")
+    effect = f" | effect: {effect_text(card.effect)}" if card.effect else ""
+    return (f"{card_label(card, style)} cons {card.conservation} | on it "
+            f"{tokens_text(on, style)} | {status}{effect}")
+
+
+def group_runs(moves):
+    """[(seat, [move, ...])] for consecutive moves of the same seat."""
+    runs = []
+    for seat, move in moves:
+        if runs and runs[-1][0] == seat:
+            runs[-1][1].append(move)
+        else:
+            runs.append((seat, [move]))
+    return runs
+
+
+def _recent(recent, v, names, you, style):
+    lines = [style.bold("LATEST MOVES")]
+    for seat, moves in group_runs(recent):
+        lines.append(f"  {seat_name(seat, names, you, style)}: {', '.join(moves)}")
+    return lines
+
+
+def _decision(v, names, you, style):
+    obs, raw = v.obs, v.raw
+    if obs.is_over():
+        return [style.bold("The game is over.")]
+    phase = obs.phase
+    seat = obs.current_player
+    text = PHASE_HELP[phase]
+    if phase == "house":
+        text += f" (capture used {raw['capture_used']} of {obs.capture_limit(seat)})"
+    elif phase == "choose" and raw["players"][seat]["turns"] == 0:
+        text += "; a first turn: Mission only"
+    elif phase == "start":
+        pl = raw["players"][seat]
+        if raw["step"] < pl["n_start_recruit"]:
+            colour = COLOURS[pl["start_recruit"][raw["step"]]]
+            text += f": gain 1 {style.token(colour)} (apply) or not (skip)"
+    elif phase == "effect":
+        card = v.cs.cards[raw["effect_card"]]
+        text = f"effect of {card.name}: {effect_text(card.effect)} (apply / skip)"
+    elif phase == "train":
+        crossed = _crossed(raw)
+        if crossed:
+            text += f" (crossed this turn: {crossed})"
+    return [f"{seat_name(seat, names, you, style)} to play: {text}"]
+
+
+def _crossed(raw):
+    bounds = ("C|F", "F|P", "P|H")
+    up = [b + " up" for i, b in enumerate(bounds) if raw["train_up"] >> i & 1]
+    down = [b + " down" for i, b in enumerate(bounds) if raw["train_down"] >> i & 1]
+    return ", ".join(up + down)
+
+
+def move_gloss(card_set, move):
+    """A few words after a move that names an animal: its name."""
+    words = move.split()
+    cards = [card_set.by_id[w] for w in words[1:] if w in card_set.by_id]
+    if not cards:
+        return ""
+    if words[0] in ("house", "protect"):
+        c = cards[0]
+        return f"{c.name}, capture {c.capture}" if words[0] == "house" else c.name
+    return " -> ".join(c.name for c in cards)
+
+
+def render_moves(card_set, moves, style=None):
+    """The legal moves, numbered from 1, in notation (with a short gloss)."""
+    style = style or Style(False)
+    width = max((len(m) for m in moves), default=0)
+    lines = []
+    for i, move in enumerate(moves, 1):
+        gloss = move_gloss(card_set, move)
+        gloss = style.dim(f"  {gloss}") if gloss else ""
+        lines.append(f"  {i:>2}. {move.ljust(width)}{gloss}".rstrip())
+    return "\n".join(lines)
+
+
+def render_final(obs, names=None, you=None, style=None, ranks=None, forfeits=()):
+    """The final score breakdown, one line per seat, best place first.
+    `ranks` (default: the position's) may come from a record (forfeits)."""
+    style = style or Style(False)
+    v = _View(obs)
+    breakdown = obs.score_breakdown()
+    ranks = list(ranks) if ranks else obs.ranks()
+    forfeited = {f["seat"]: f for f in forfeits}
+    lines = [style.bold("FINAL SCORE"),
+             "  place  seat                            released  reputation  specialty  total"]
+    for p in sorted(range(v.n), key=lambda s: (ranks[s], s)):
+        b = breakdown[p]
+        label = "you" if p == you else (names[p] if names else v.faunas[p])
+        label = label if len(label) <= 22 else label[:21] + "~"
+        who = f"seat {p} ({label})"
+        note = f"  forfeit: {forfeited[p]['kind']}" if p in forfeited else ""
+        line = (f"  {ranks[p]:>5}  {who:<30}  {b['conservation']:>8}  "
+                f"{b['reputation']:>10}  {b['specialty']:>9}  {b['total']:>5}")
+        lines.append(style.seat(p, line) + f"  {v.faunas[p]}{note}")
+    return "\n".join(lines)

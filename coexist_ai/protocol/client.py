@@ -1,0 +1,179 @@
+"""External bots: any program that speaks the protocol, as a Bot.
+
+`make_bot("cmd:python3 bots/examples/first_legal.py")` or a TOML file with
+`bot = "external"` gives an ExternalBot. Its process starts at the first
+decision of a game (so that making a bot to check its spec starts nothing),
+and every way it can fail becomes a BotFailure that forfeits the game:
+
+- crash: it cannot be started, exits, or closes its output;
+- stall: it does not complete the handshake, an option or a new game in
+  `start_timeout` seconds;
+- time: it gives no move within `move_time` plus `time_margin` seconds;
+- illegal: it writes a line that is not a message, an error, a reply of the
+  wrong type or id, or a move that is not legal.
+
+The process is then killed; the next game starts a fresh one.
+"""
+import functools
+import json
+import shlex
+
+from coexist_ai.bots.base import Bot
+from coexist_ai.errors import CoexistError
+from coexist_ai.match import BotFailure
+from coexist_ai.protocol.connection import Connection, PeerFailure
+from coexist_ai.protocol.messages import PROTOCOL_VERSION, card_set_payload
+
+DEFAULTS = {"command": None, "cwd": None, "options": {}, "move_time": 1.0,
+            "start_timeout": 10.0, "time_margin": 0.5, "seed": 0}
+TOML_KEYS = set(DEFAULTS) | {"bot", "description"}
+QUIT_GRACE = 0.5
+
+
+class ExternalBot(Bot):
+    """A bot in another process, reached over the protocol."""
+
+    name = "external"
+
+    def __init__(self, spec, params):
+        super().__init__(spec, params)
+        self.conn = None
+        self.identity = {}          # name, author, options from its hello
+        self._game = None
+        self._announced = False
+
+    def new_game(self, seat, num_players):
+        self._game, self._announced = (seat, num_players), False
+
+    def choose(self, observation):
+        try:
+            if self.conn is None:
+                self._start()
+            if not self._announced:
+                self._announce(observation)
+            return self._ask(observation)
+        except PeerFailure as failure:
+            detail = self._detail(failure.message)
+            self.close(grace=0)
+            raise BotFailure(failure.kind, detail) from None
+
+    def close(self, grace=QUIT_GRACE):
+        if self.conn is not None:
+            if grace:
+                self.conn.quit(grace)
+            else:
+                self.conn.kill()
+            self.conn = None
+
+    # -- the conversation ----------------------------------------------------------
+    def _start(self):
+        p = self.params
+        self.conn = Connection(p["command"], p["cwd"])
+        self._announced = False
+        self.conn.start()
+        hello, _ = self.conn.request({"type": "hello", "protocol": PROTOCOL_VERSION},
+                                     p["start_timeout"], "hello", "stall", "hello")
+        if hello.get("protocol") != PROTOCOL_VERSION:
+            raise PeerFailure("illegal", f"the bot speaks protocol {hello.get('protocol')!r}; "
+                              f"this frontend speaks {PROTOCOL_VERSION}")
+        self.identity = {k: hello.get(k) for k in ("name", "author", "options")}
+        for name, value in p["options"].items():
+            self.conn.request({"type": "setoption", "name": name, "value": value},
+                              p["start_timeout"], f"setoption {name}={value!r}", "stall", "ok")
+
+    def _announce(self, observation):
+        seat, players = self._game or (observation.viewer, observation.num_players)
+        self.conn.request({"type": "newgame", "seat": seat, "players": players,
+                           "seed": self.params["seed"],
+                           "card_set": _payload(observation.card_set)},
+                          self.params["start_timeout"], "newgame", "stall", "ok")
+        self._announced = True
+
+    def _ask(self, observation):
+        p = self.params
+        legal = observation.legal_moves()
+        request = {"type": "move", "observation": json.loads(observation.to_json()),
+                   "legal": legal, "time": p["move_time"]}
+        what = f"the move request ({p['move_time']:g} s + {p['time_margin']:g} s margin)"
+        reply, seconds = self.conn.request(request, p["move_time"] + p["time_margin"],
+                                           what, "time", "move")
+        text = reply.get("move")
+        if not isinstance(text, str):
+            raise PeerFailure("illegal", f"move reply without a \"move\" string: "
+                              f"{json.dumps(reply)[:200]}")
+        try:
+            action = observation.parse_move(text)
+        except CoexistError:
+            shown = ", ".join(legal[:12]) + (", ..." if len(legal) > 12 else "")
+            raise PeerFailure("illegal", f"move {text[:100]!r} is not legal in the "
+                              f"'{observation.phase}' decision (legal: {shown})") from None
+        info = reply.get("info")
+        self.info = dict(info) if isinstance(info, dict) else {}
+        self.info["seconds"] = seconds
+        return action
+
+    def _detail(self, message):
+        command = " ".join(shlex.quote(part) for part in self.params["command"])
+        detail = f"{message} [{command}]"
+        tail = self.conn.stderr_tail() if self.conn else ""
+        return detail + (f"; stderr: {tail}" if tail else "; stderr: (empty)")
+
+
+@functools.lru_cache(maxsize=8)
+def _payload(card_set):
+    return card_set_payload(card_set)
+
+
+# -- specs ------------------------------------------------------------------------
+def params_from_command(text, spec):
+    """The parameters of a `cmd:COMMAND` spec (COMMAND split like a shell)."""
+    from coexist_ai.bots.spec import BotSpecError
+    try:
+        command = shlex.split(text)
+    except ValueError as e:
+        raise BotSpecError(f"{spec!r}: the command does not split into words: {e}") from None
+    if not command:
+        raise BotSpecError(f"{spec!r}: no command after 'cmd:' "
+                           "(e.g. cmd:python3 bots/examples/first_legal.py)")
+    return dict(DEFAULTS, command=command, options={})
+
+
+def params_from_toml(data, path):
+    """The parameters of a TOML file with `bot = "external"`."""
+    from coexist_ai.bots.spec import BotSpecError
+
+    def fail(problem):
+        raise BotSpecError(f"external bot {path!r}: {problem}")
+
+    unknown = set(data) - TOML_KEYS
+    if unknown:
+        fail(f"unknown keys {sorted(unknown)}; valid: {sorted(TOML_KEYS)}")
+    params = dict(DEFAULTS, options={})
+    command = data.get("command")
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if not (isinstance(command, list) and command
+            and all(isinstance(c, str) for c in command)):
+        fail(f"'command' must be a list of strings (or one string), got {command!r}")
+    params["command"] = command
+    if "cwd" in data:
+        if not isinstance(data["cwd"], str):
+            fail(f"'cwd' must be a folder name, got {data['cwd']!r}")
+        params["cwd"] = data["cwd"]
+    options = data.get("options", {})
+    if not isinstance(options, dict) or not all(
+            isinstance(v, (bool, int, float, str)) for v in options.values()):
+        fail(f"'options' must be a table of numbers, strings or booleans, got {options!r}")
+    params["options"] = dict(options)
+    for key, low in (("move_time", 0.001), ("start_timeout", 0.001), ("time_margin", 0.0)):
+        if key in data:
+            value = data[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not low <= value <= 3600:
+                fail(f"'{key}' must be a number of seconds in {low}..3600, got {value!r}")
+            params[key] = float(value)
+    if "seed" in data:
+        if isinstance(data["seed"], bool) or not isinstance(data["seed"], int):
+            fail(f"'seed' must be a whole number, got {data['seed']!r}")
+        params["seed"] = data["seed"]
+    return params

@@ -1,0 +1,243 @@
+"""`coexist-ai serve BOTSPEC`: a built-in bot behind the protocol.
+
+The main thread reads commands; a move is computed in a worker thread (the
+search runs in C without the GIL), so ping is answered while the bot thinks.
+Nothing a frontend sends stops the engine: a line that is not a message, an
+unknown command or an impossible request gets an error reply and the engine
+reads on. `quit` leaves at once; end of input leaves once a move being
+computed has been sent.
+"""
+import json
+import threading
+
+from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, make_bot, parse_spec
+from coexist_ai.bots.spec import BotSpecError
+from coexist_ai.cards import default_card_set
+from coexist_ai.errors import CoexistError
+from coexist_ai.protocol.messages import (COMMANDS, MAX_COMMAND_LINE, PROTOCOL_VERSION,
+                                          ProtocolError, card_set_from_payload, decode,
+                                          encode, error_reply)
+
+AUTHOR = "coexist-ai"
+TYPE_NAMES = {int: "int", float: "float", bool: "bool", str: "string"}
+BUDGET_SHARE, BUDGET_RESERVE = 0.8, 0.02   # of the time a move request allows
+
+
+class Engine:
+    """The served bot and the game it is in; `run` reads commands until
+    quit or end of input."""
+
+    def __init__(self, spec, output, card_sets=()):
+        name, params = parse_spec(spec)
+        if name not in BOT_TYPES:
+            raise BotSpecError(f"serve runs a built-in bot; {spec!r} is an external "
+                               "bot, which speaks the protocol already")
+        self.kind, self.params = name, params
+        self.output = output            # binary, line by line
+        self.lock = threading.Lock()    # one writer at a time
+        self.card_sets = {cs.sha256: cs for cs in (default_card_set(), *card_sets)}
+        self.bot = self._make_bot()
+        self.worker = None
+        self.busy = False               # a move is being computed...
+        self.thinking_on = None         # ...for the request with this id
+        self.game = None
+
+    # -- the loop --------------------------------------------------------------------
+    def run(self, stream):
+        """Handle every line of `stream` (binary); returns on quit (True)
+        or at end of input (False, after the pending move is sent)."""
+        while True:
+            line = stream.readline(MAX_COMMAND_LINE + 1)
+            if not line:
+                self.wait()
+                return False
+            if len(line) > MAX_COMMAND_LINE and not line.endswith(b"\n"):
+                _skip_rest_of_line(stream)
+                self.send(error_reply(None, f"line longer than {MAX_COMMAND_LINE} bytes: "
+                                            "ignored"))
+                continue
+            if not line.strip():
+                continue
+            if self.handle(line) == "quit":
+                return True
+
+    def handle(self, line):
+        try:
+            message = decode(line)
+        except ProtocolError as e:
+            self.send(error_reply(None, str(e)))
+            return None
+        kind, message_id = message["type"], message.get("id")
+        if kind == "quit":
+            return "quit"
+        if kind == "ping":
+            self.send({"type": "pong", "id": message_id} if "id" in message else {"type": "pong"})
+            return None
+        if kind not in COMMANDS:
+            self.send(error_reply(message_id, f"unknown command {kind!r}; commands: "
+                                              f"{', '.join(COMMANDS)}"))
+            return None
+        if self.busy:
+            self.send(error_reply(message_id, f"busy with move request {self.thinking_on!r}: "
+                                              "until its reply only ping and quit are answered"))
+            return None
+        try:
+            reply = getattr(self, "on_" + kind)(message)
+        except CoexistError as e:
+            reply = error_reply(message_id, f"{kind}: {e}")
+        except Exception as e:   # a request nobody foresaw: refuse it, read on
+            reply = error_reply(message_id, f"{kind}: cannot do this request "
+                                            f"({type(e).__name__}: {e})")
+        if reply is not None:
+            if message_id is not None:
+                reply = dict(reply, id=message_id)
+            self.send(reply)
+        return None
+
+    def send(self, message, done_thinking=False):
+        data = encode(message)
+        with self.lock:
+            if done_thinking:       # under the lock: nothing overtakes the move
+                self.busy, self.thinking_on = False, None
+            try:
+                self.output.write(data)
+                self.output.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                pass        # the frontend is gone: end of input will follow
+
+    def wait(self):
+        if self.worker is not None:
+            self.worker.join()
+
+    # -- commands ----------------------------------------------------------------------
+    def on_hello(self, message):
+        return {"type": "hello", "protocol": PROTOCOL_VERSION,
+                "name": f"coexist-ai {self.kind}", "author": AUTHOR,
+                "options": self.options()}
+
+    def options(self):
+        out = []
+        for p in BOT_TYPES[self.kind][2]:
+            option = {"name": p.name, "type": TYPE_NAMES[p.kind],
+                      "default": self.params[p.name], "help": p.help}
+            if p.low is not None:
+                option.update(min=p.low, max=p.high)
+            if p.choices:
+                option["choices"] = list(p.choices)
+            out.append(option)
+        return out
+
+    def on_setoption(self, message):
+        name, value = message.get("name"), message.get("value")
+        known = {p.name: p for p in BOT_TYPES[self.kind][2]}
+        if name not in known:
+            raise ProtocolError(f"no option {name!r}; options: {', '.join(known)}")
+        if value is None or isinstance(value, (dict, list)):
+            raise ProtocolError(f"option {name!r} needs a value (a number, string or boolean)")
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        params = dict(self.params, **{name: known[name].parse(text, f"setoption {name}")})
+        parse_spec(canonical_spec(self.kind, params))        # the bot's own checks
+        self.params = params
+        self.bot = self._make_bot()
+        return {"type": "ok"}
+
+    def on_newgame(self, message):
+        if "card_set" in message:
+            card_set = card_set_from_payload(message["card_set"])
+            self.card_sets[card_set.sha256] = card_set
+        seat, players = message.get("seat", 0), message.get("players", 2)
+        if not (_whole(players) and 2 <= players <= 4 and _whole(seat) and 0 <= seat < players):
+            raise ProtocolError(f"seat {seat!r} of players {players!r}: expected 2..4 players "
+                                "and a seat below that")
+        seed = message.get("seed")
+        if seed is not None:
+            if not _whole(seed):
+                raise ProtocolError(f"seed {seed!r} is not a whole number")
+            self.params = dict(self.params, seed=seed % 2**63)
+        self.bot = self._make_bot()
+        self.bot.new_game(seat, players)
+        self.game = (seat, players)
+        return {"type": "ok"}
+
+    def on_move(self, message):
+        from coexist_ai.state_json import observation_from_json
+        document = message.get("observation")
+        if not isinstance(document, dict):
+            raise ProtocolError("no \"observation\" object (a coexist-observation document)")
+        card_set = self._card_set_of(document)
+        observation = observation_from_json(document, card_set)
+        if observation.is_over():
+            raise ProtocolError("the game in this observation is over: there is no move to make")
+        if observation.viewer != observation.current_player:
+            raise ProtocolError(f"the observation is seat {observation.viewer}'s, but seat "
+                                f"{observation.current_player} is to move")
+        legal = message.get("legal")
+        if legal is not None and sorted(map(str, legal)) != sorted(observation.legal_moves()):
+            raise ProtocolError(f"\"legal\" lists {legal!r}, but the observation's legal "
+                                f"moves are {observation.legal_moves()!r}")
+        seconds = message.get("time")
+        if seconds is not None and (isinstance(seconds, bool)
+                                    or not isinstance(seconds, (int, float)) or seconds <= 0):
+            raise ProtocolError(f"time {seconds!r}: expected a number of seconds > 0")
+        self.busy, self.thinking_on = True, message.get("id")
+        self.worker = threading.Thread(target=self._think, daemon=True, name="serve-think",
+                                       args=(observation, seconds, message.get("id")))
+        self.worker.start()
+        return None
+
+    # -- thinking ----------------------------------------------------------------------
+    def _think(self, observation, seconds, message_id):
+        try:
+            action = self._choose(observation, seconds)
+            reply = {"type": "move", "move": observation.move_name(action),
+                     "info": self._info(observation)}
+        except Exception as e:   # whatever happens, the frontend gets a reply
+            reply = error_reply(None, f"move: the bot failed: {type(e).__name__}: {e}")
+        if message_id is not None:
+            reply = dict(reply, id=message_id)
+        self.send(reply, done_thinking=True)
+
+    def _choose(self, observation, seconds):
+        """The bot's move; a bot with a `time` setting searches no longer
+        than the request allows (less a reserve for the reply)."""
+        if seconds is None or "time" not in self.bot.params:
+            return self.bot.choose(observation)
+        own = self.bot.params["time"]
+        budget = max(0.005, min(seconds * BUDGET_SHARE, seconds - BUDGET_RESERVE))
+        self.bot.params["time"] = min(own, budget) if own > 0 else budget
+        try:
+            return self.bot.choose(observation)
+        finally:
+            self.bot.params["time"] = own
+
+    def _info(self, observation):
+        info = self.bot.info or {}
+        out = {k: round(info[k], 4) if isinstance(info[k], float) else info[k]
+               for k in ("iterations", "value", "seconds", "nodes", "searched")
+               if isinstance(info.get(k), (int, float))}
+        if info.get("principal_line"):
+            out["line"] = [observation.move_name(a) for a in info["principal_line"]]
+        return out
+
+    # -- helpers -----------------------------------------------------------------------
+    def _make_bot(self):
+        return make_bot(canonical_spec(self.kind, self.params))
+
+    def _card_set_of(self, document):
+        named = document.get("card_set")
+        sha = named.get("sha256") if isinstance(named, dict) else None
+        if sha not in self.card_sets:
+            raise ProtocolError(f"the observation's card set {json.dumps(named)[:200]} is "
+                                "unknown here: send it in newgame's \"card_set\"")
+        return self.card_sets[sha]
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _skip_rest_of_line(stream):
+    while True:
+        chunk = stream.readline(MAX_COMMAND_LINE)
+        if not chunk or chunk.endswith(b"\n"):
+            return

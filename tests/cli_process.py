@@ -1,0 +1,57 @@
+"""The real `coexist-ai` command, run in a subprocess as a user runs it.
+
+The source tree is used as it is (PYTHONPATH), so the tests need no
+`pip install .`; the command is the same `run()` entry point the console
+script calls, so exit codes and error formatting are the installed ones.
+"""
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRY = "from coexist_ai.cli import run; run()"
+
+
+def cli_env():
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""))
+
+
+def cli_argv(*args):
+    return [sys.executable, "-c", ENTRY, *map(str, args)]
+
+
+def cli(*args, timeout=120, max_memory=None):
+    """Run one command to its end; returns the CompletedProcess (text).
+    `max_memory` (bytes) caps the address space, for commands that would eat
+    the machine's memory if a bug came back."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
+    return subprocess.run(cli_argv(*args), cwd=ROOT, env=cli_env(), capture_output=True,
+                          text=True, timeout=timeout, preexec_fn=limit if max_memory else None)
+
+
+def start_cli(*args):
+    """Start a command without waiting (for killing it mid-run)."""
+    return subprocess.Popen(cli_argv(*args), cwd=ROOT, env=cli_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def assert_ok(proc):
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def assert_clear_error(proc, *needles):
+    """Exit code 2, no traceback, one error line naming what was wrong
+    (ours read "error: ...", click's usage errors "Error: ...")."""
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = [line for line in proc.stderr.splitlines()
+             if line.startswith(("error:", "Error:"))]
+    assert len(lines) == 1, proc.stderr
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+    return lines[0]

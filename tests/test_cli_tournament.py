@@ -1,0 +1,180 @@
+"""`coexist-ai duel`, `tournament run`, `tournament ratings`, run as real
+processes: what they print, what they write, and how they refuse bad input
+(exit code 2, one error line, no traceback).
+"""
+import pytest
+
+from coexist_ai.records import read_records
+from cli_process import ROOT, assert_clear_error, assert_ok, cli
+
+
+def table_rows(stdout):
+    """{bot: (elo, games)} from the results table."""
+    lines = stdout.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("bot "))
+    rows = {}
+    for line in lines[start + 1:]:
+        if line.startswith("likelihood of superiority"):
+            break
+        parts = line.split()
+        rows[parts[0]] = (int(parts[1]), int(parts[-2]))
+    return rows
+
+
+def test_duel_plays_records_and_tabulates(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    proc = cli("duel", "random", "greedy", "--games", 4, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(proc)
+    assert proc.stdout.startswith("duel: random vs greedy, 4 games at 2 players, seed 1\n")
+    assert "4 games; Elo anchored at greedy = 0" in proc.stdout
+    rows = table_rows(proc.stdout)
+    assert set(rows) == {"random", "greedy"}
+    assert rows["greedy"] == (0, 4) and rows["random"][1] == 4
+    assert "likelihood of superiority" in proc.stdout and "seat advantage" in proc.stdout
+    records = read_records(str(out))
+    assert sorted(r["game"] for r in records) == [0, 1, 2, 3]
+    assert {tuple(r["entrants"]) for r in records} == {("random", "greedy"), ("greedy", "random")}
+
+
+def test_duel_of_one_spec_against_itself_names_them_apart(tmp_path):
+    proc = cli("duel", "random", "random", "--games", 2, "--jobs", 1, "--quiet")
+    assert_ok(proc)
+    assert set(table_rows(proc.stdout)) == {"random#1", "random#2"}
+
+
+CONFIG = """name = "gauntlet of three"
+mode = "gauntlet"
+players = 2
+rounds = 1
+seed = 4
+anchor = "rnd"
+
+[[bot]]
+name = "heuristic"
+spec = "greedy"
+
+[[bot]]
+name = "rnd"
+spec = "random"
+
+[[bot]]
+spec = "greedy:max_nodes=50"
+"""
+
+
+def test_tournament_run_from_a_config_file(tmp_path):
+    config, out = tmp_path / "t.toml", tmp_path / "t.jsonl"
+    config.write_text(CONFIG)
+    proc = cli("tournament", "run", config, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(proc)
+    assert "tournament 'gauntlet of three': 3 bots, gauntlet, 2 players, 4 games" in proc.stdout
+    assert "Elo anchored at rnd = 0" in proc.stdout
+    rows = table_rows(proc.stdout)
+    assert rows["rnd"][0] == 0
+    assert {name: games for name, (_, games) in rows.items()} == \
+        {"heuristic": 4, "rnd": 2, "greedy:max_nodes=50": 2}
+    records = read_records(str(out))
+    assert len(records) == 4 and all("heuristic" in r["entrants"] for r in records)
+    assert all(r["tournament"] == "gauntlet of three" for r in records)
+
+
+def test_tournament_run_with_bots_and_ratings_of_two_files(tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    proc = cli("tournament", "run", "--bots", "random,greedy,greedy:max_nodes=50",
+               "--rounds", 1, "--jobs", 1, "--quiet", "--out", one)
+    assert_ok(proc)
+    assert "3 bots, round-robin, 2 players, 6 games" in proc.stdout
+    assert_ok(cli("duel", "random", "greedy", "--games", 4, "--seed", 9, "--jobs", 1,
+                  "--quiet", "--out", two))
+    merged = cli("tournament", "ratings", one, two)
+    assert_ok(merged)
+    assert merged.stdout.startswith("10 games; Elo anchored at random = 0")
+    rows = table_rows(merged.stdout)
+    assert {name: games for name, (_, games) in rows.items()} == \
+        {"random": 8, "greedy": 8, "greedy:max_nodes=50": 4}
+    assert rows["random"][0] == 0
+
+
+def test_sprt_stops_a_clear_duel_early(tmp_path):
+    out = tmp_path / "sprt.jsonl"
+    proc = cli("duel", "greedy", "random", "--games", 200, "--sprt", "0,100,0.05,0.05",
+               "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(proc)
+    assert "H1 accepted" in proc.stdout
+    assert "duel: greedy vs random, 200 games" in proc.stdout
+    played = len(read_records(str(out)))
+    assert played < 200
+    assert f"{played} games;" in proc.stdout
+
+
+# -- refusals -------------------------------------------------------------------
+
+def test_unknown_bot(tmp_path):
+    out = tmp_path / "x.jsonl"
+    proc = cli("duel", "alphazero", "greedy", "--games", 2, "--out", out)
+    assert_clear_error(proc, "unknown bot 'alphazero'", "random, greedy, ismcts")
+    assert not out.exists()
+    assert_clear_error(cli("duel", "ismcts:depth=3", "greedy"), "no parameter 'depth'")
+    assert_clear_error(cli("tournament", "run", "--bots", "random,nosuch"), "unknown bot 'nosuch'")
+
+
+@pytest.mark.parametrize("text, words", [
+    ('rounds = 1\nbots = ["random", "greedy"]\n', "unknown keys ['bots']"),
+    ('rounds = 1\n', "needs at least two [[bot]] tables"),
+    ('rounds = 1\n[[bot]]\nspec = "random"\n', "needs at least two [[bot]] tables"),
+    ('rounds = 1\n[[bot]]\nname = "a"\n[[bot]]\nspec = "random"\n', "each with a 'spec'"),
+    ('rounds = \n', "not valid TOML"),
+    ('mode = "swiss"\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "greedy"\n', "mode 'swiss'"),
+    ('players = "x"\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "greedy"\n', "players = 'x'"),
+    ('players = 7\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "greedy"\n', "players = 7"),
+    ('rounds = 0\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "greedy"\n', "rounds = 0"),
+    ('rounds = 1\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "nosuch"\n', "unknown bot 'nosuch'"),
+])
+def test_bad_config(tmp_path, text, words):
+    config, out = tmp_path / "bad.toml", tmp_path / "bad.jsonl"
+    config.write_text(text)
+    assert_clear_error(cli("tournament", "run", config, "--out", out), words)
+    assert not out.exists()
+
+
+def test_a_tournament_of_one_bot_is_refused():
+    assert_clear_error(cli("tournament", "run", "--bots", "random", "--rounds", 1),
+                       "--bots", "at least two")
+
+
+def test_regression_config_file_ignores_options(tmp_path):
+    """Regression (cli_tournament.tournament_run): with a CONFIG file, --players,
+    --mode, --rounds and --seed are silently ignored (the file's values or
+    its defaults are used). Either refusing them or honouring them would do."""
+    config = tmp_path / "t.toml"
+    config.write_text('rounds = 1\n[[bot]]\nspec = "random"\n[[bot]]\nspec = "greedy"\n')
+    proc = cli("tournament", "run", config, "--players", 4, "--jobs", 1, "--quiet")
+    if proc.returncode == 2:
+        assert_clear_error(proc, "--players")
+    else:
+        assert_ok(proc)
+        assert "4 players" in proc.stdout
+
+
+def test_missing_config_and_config_with_bots():
+    assert_clear_error(cli("tournament", "run", "/nonexistent/t.toml"), "no file")
+    assert_clear_error(cli("tournament", "run", ROOT / "pyproject.toml", "--bots", "random,greedy"),
+                       "either a CONFIG file or --bots")
+
+
+def test_bad_sprt_and_bad_games():
+    assert_clear_error(cli("duel", "random", "greedy", "--sprt", "0,10"), "elo0,elo1,alpha,beta")
+    assert_clear_error(cli("duel", "random", "greedy", "--sprt", "0,10,1.5,0.05"), "alpha and beta")
+    assert_clear_error(cli("duel", "random", "greedy", "--games", 0), "--games")
+
+
+def test_ratings_of_two_card_sets_are_refused(tmp_path):
+    text = (ROOT / "coexist_ai" / "data" / "reconstructed-v1.toml").read_text()
+    variant = tmp_path / "variant.toml"
+    variant.write_text(text.replace('name = "reconstructed-v1"', 'name = "variant-v1"', 1))
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert_ok(cli("duel", "random", "greedy", "--games", 2, "--jobs", 1, "--quiet", "--out", one))
+    assert_ok(cli("duel", "random", "greedy", "--games", 2, "--jobs", 1, "--quiet", "--out", two,
+                  "--cards", variant))
+    assert_clear_error(cli("tournament", "ratings", one, two), str(two), "card set")
+    assert_clear_error(cli("tournament", "ratings", one, tmp_path / "none.jsonl"), "no file")

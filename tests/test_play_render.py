@@ -1,0 +1,329 @@
+"""The pieces of `coexist-ai play` and `replay`, in process: the renderer,
+the input interpreter, the record file, colour detection, replay keys."""
+import io
+import json
+import re
+
+import pytest
+
+from coexist_ai import _core
+from coexist_ai.bots import make_bot
+from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
+from coexist_ai.cli_play import opponent_specs, with_time
+from coexist_ai.match import play_game
+from coexist_ai.play import gamefile
+from coexist_ai.play.moveinput import interpret
+from coexist_ai.play.render import (render_final, render_moves, render_position,
+                                    reputation_points, track_text)
+from coexist_ai.play.replay import Replay, parse_command
+from coexist_ai.play.session import hint_text
+from coexist_ai.play.style import Style, detect_style, wants_colour
+
+CS = default_card_set()
+PLAIN = Style(False)
+
+
+def midgame(players=3, seed=5, decisions=60):
+    state = _core.State.new(CS, players=players, seed=seed)
+    bot = make_bot("greedy")
+    for _ in range(decisions):
+        state.apply(bot.choose(state.observation()))
+    return state
+
+
+# -- the renderer ------------------------------------------------------------
+
+def test_render_refuses_a_state():
+    state = _core.State.new(CS, seed=1)
+    with pytest.raises(TypeError, match="needs an Observation"):
+        render_position(state)
+    with pytest.raises(TypeError):
+        render_final(state)
+
+
+def test_render_never_names_a_card_of_the_draw_pile():
+    state = midgame()
+    text = render_position(state.observation(0), style=PLAIN)
+    hidden = [CS.cards[c] for c in state.referee_draw_pile()]
+    assert hidden
+    for card in hidden:
+        assert f"[{card.id}]" not in text and card.id not in text
+    assert f"draw pile {len(hidden)} cards" in text
+
+
+def test_render_shows_the_public_position():
+    state = midgame()
+    obs = state.observation(0)
+    raw = obs.public_raw()
+    text = render_position(obs, names=["human", "greedy", "greedy"], you=0, style=PLAIN)
+    assert "card set reconstructed-v1 (reconstructed)" in text
+    supply = "  ".join(f"{c} {n}" for c, n in zip("CFPHS", raw["supply"]))
+    assert f"Supply: {supply}" in text
+    for index in raw["mission"][:raw["n_mission"]]:
+        assert f"[{CS.cards[index].id}]" in text
+    for seat, parts in enumerate(obs.score_breakdown()):
+        pl = raw["players"][seat]
+        assert (f"score so far {parts['total']} = released {parts['conservation']} + "
+                f"reputation {parts['reputation']}") in text
+        assert (f"{pl['track']}/8 S | capture limit {obs.capture_limit(seat)} | still "
+                f"gives {reputation_points(pl['track'])} points") in text
+        assert f"Conservation Center {obs.spaces_used(seat)}/{obs.capacity(seat)} spaces" in text
+        fauna = _core.FAUNAS[pl["fauna"]]
+        assert f"{fauna} specialty" in text
+        for slot in pl["board"][:pl["n_board"]]:
+            card = CS.cards[slot["card"]]
+            still = [max(0, n - o) for n, o in zip(card.needs, slot["on"])]
+            need = " ".join(f"{c}{v}" for c, v in zip("CFPHS", still) if v)
+            assert re.search(re.escape(f"[{card.id}] cons {card.conservation} | on it ")
+                             + r".*" + re.escape(f"still needs {need}" if need else "READY"),
+                             text)
+    assert "seat 0 (you)" in text and "seat 1 (greedy)" in text
+    assert "\x1b" not in text
+
+
+def test_reputation_track_points():
+    assert [reputation_points(t) for t in (0, 2, 6, 8)] == [10, 6, 1, 0]
+    assert track_text(2, PLAIN) == "[S S 3 ^ 2 ^ 1 ^]"
+
+
+def test_a_card_set_of_ones_own_is_not_labelled_reconstructed():
+    own = loads_card_set(dumps_card_set(CS).replace('name = "reconstructed-v1"',
+                                                    'name = "my-cards"', 1))
+    assert not own.is_reconstructed
+    text = render_position(_core.State.new(own, seed=1).observation(0))
+    assert "card set my-cards\n" in text and "reconstructed" not in text
+
+
+def test_colour_codes_only_with_colour():
+    obs = midgame().observation(0)
+    assert "\x1b[" in render_position(obs, style=Style(True))
+    assert re.sub(r"\x1b\[[0-9;]*m", "", render_position(obs, style=Style(True))) == \
+        render_position(obs, style=PLAIN)
+
+
+def test_moves_are_numbered_in_notation():
+    state = _core.State.new(CS, seed=3)
+    moves = state.legal_moves()
+    listing = render_moves(CS, moves).splitlines()
+    assert len(listing) == len(moves)
+    for i, (line, move) in enumerate(zip(listing, moves), 1):
+        assert line.split(None, 1)[1].startswith(f"{move}") and line.strip().startswith(f"{i}.")
+
+
+def test_final_score_follows_the_ranks():
+    state = _core.State.new(CS, players=3, seed=2)
+    state.playout_random(4)
+    text = render_final(state.observation(0), ["a", "b", "c"], style=PLAIN)
+    rows = text.splitlines()[2:]
+    ranks = state.ranks()
+    assert [int(r.split()[0]) for r in rows] == sorted(ranks)
+    for seat, parts in enumerate(state.score_breakdown()):
+        row = next(r for r in rows if f"seat {seat} " in r)
+        assert row.split()[-2] == str(parts["total"])
+
+
+# -- what the person types --------------------------------------------------------
+
+MOVES = ["recruit C", "house forest-red-fox", "house forest-brown-bear",
+         "house sea-otter", "release forest-wild-boar"]
+
+
+@pytest.mark.parametrize("text, index", [
+    ("1", 0), (" 3 ", 2), ("recruit c", 0), ("RECRUIT C", 0), ("rec", 0),
+    ("house forest-red-fox", 1), ("h red", 1), ("house fox", 1), ("ho bear", 2),
+    ("house otter", 3), ("house sea", 3), ("rel boar", 4), ("release", 4),
+])
+def test_interpret_moves(text, index):
+    answer = interpret(text, MOVES, CS)
+    assert (answer.kind, answer.move) == ("move", index)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("0", "there is no move 0"), ("6", "there is no move 6"),
+    ("house", "is ambiguous: it could be 2. house forest-red-fox, 3. house "
+              "forest-brown-bear, 4. house sea-otter"),
+    ("h forest", "is ambiguous"),
+    ("recruit H", "'recruit H' is not a legal move now"),
+    ("protect forest-red-fox", "is not a legal move now"),
+    ("fly away", "'fly away' is not a legal move or a command"),
+    ("house unicorn", "is not a legal move or a command"),
+])
+def test_interpret_refusals(text, message):
+    answer = interpret(text, MOVES, CS)
+    assert answer.kind == "error" and message in answer.message
+
+
+@pytest.mark.parametrize("text, command", [
+    ("help", "help"), ("?", "help"), ("HINT", "hint"), ("undo", "undo"),
+    ("quit", "quit"), ("exit", "quit"), ("board", "board")])
+def test_interpret_commands(text, command):
+    assert interpret(text, MOVES, CS).command == command
+
+
+def test_interpret_empty_and_exact_before_prefix():
+    assert interpret("   ", MOVES).kind == "empty"
+    moves = ["train", "train C F", "end"]
+    assert interpret("train", moves).move == 0
+    assert interpret("train c", moves).move == 1
+
+
+# -- records -------------------------------------------------------------------------
+
+def test_a_play_record_has_the_keys_of_a_match_record(tmp_path):
+    meta = {"run": "x", "tournament": "t", "game": 0, "block": 0, "round": 0,
+            "rotation": 0, "entrants": ["a", "b"]}
+    bots = [make_bot("random", 1), make_bot("random", 2)]
+    match = play_game(CS, 2, 3, bots, ["random", "random"], [1, 2], meta)
+    record, state = gamefile.new_record(CS, ["human", "random"], [None, 5], 3,
+                                        ["human", "random"])
+    assert set(record) == set(match)
+    assert record["deck"] == match["deck"] and record["faunas"] == match["faunas"]
+    assert record["end"] == "unfinished" and gamefile.human_seats(record) == [0]
+    assert state == gamefile.state_after(record, CS)
+
+
+def test_save_load_and_replay_a_record(tmp_path):
+    record, state = gamefile.new_record(CS, ["random", "human"], [1, None], 9,
+                                        ["random", "human"])
+    for _ in range(30):
+        action = state.legal_actions()[0]
+        record["moves"].append([state.current_player, state.move_name(action)])
+        record["times"].append(0.0)
+        state.apply(action)
+    gamefile.finish_record(record, state)
+    path = str(tmp_path / "g.jsonl")
+    gamefile.save_game(path, [], 0, record)
+    other = dict(record, game=2, end="normal")
+    records = gamefile.save_game(path, gamefile.load_game(path)[0], 1, other)
+    assert len(records) == 2
+    loaded, index = gamefile.load_game(path)
+    assert index == 0 and loaded[0] == json.loads(json.dumps(record))
+    assert gamefile.load_game(path, 2)[1] == 1
+    states = gamefile.replay_states(loaded[0], CS)
+    assert len(states) == 31 and states[-1] == state
+    with pytest.raises(gamefile.GameFileError, match="holds games 1 to 2"):
+        gamefile.load_game(path, 3)
+
+
+def test_a_broken_record_names_the_move():
+    record, state = gamefile.new_record(CS, ["human", "random"], [None, 1], 4,
+                                        ["human", "random"])
+    record["moves"] = [[0, state.legal_moves()[0]], [0, "release nothing"]]
+    with pytest.raises(gamefile.GameFileError, match="move 2"):
+        gamefile.replay_states(record, CS)
+    record["moves"] = [[1, state.legal_moves()[0]]]
+    with pytest.raises(gamefile.GameFileError, match="by seat 1, but seat 0 was to play"):
+        gamefile.replay_states(record, CS)
+
+
+def test_another_card_set_is_refused():
+    own = loads_card_set(dumps_card_set(CS).replace('name = "reconstructed-v1"',
+                                                    'name = "mine"', 1))
+    record, _ = gamefile.new_record(own, ["human", "random"], [None, 1], 4, ["h", "r"])
+    with pytest.raises(gamefile.GameFileError, match="pass that card set with --cards"):
+        gamefile.initial_state(record, CS)
+
+
+# -- bot specs, colour, replay keys, hints --------------------------------------------
+
+def test_opponent_specs_and_time():
+    assert with_time("ismcts", 0.5) == "ismcts:time=0.5"
+    assert with_time("ismcts:c=1", 2) == "ismcts:c=1,time=2"
+    assert with_time("ismcts:iterations=100", 2) == "ismcts:iterations=100"
+    assert with_time("greedy", 2) == "greedy"
+    assert opponent_specs((), 3, 1.0) == ["ismcts:time=1"] * 2
+    assert opponent_specs(("greedy", "random"), 3, 1.0) == ["greedy", "random"]
+    import click
+    with pytest.raises(click.BadParameter, match="2 given for 3 opponents"):
+        opponent_specs(("greedy", "random"), 4, 1.0)
+
+
+class FakeTty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_colour_detection():
+    assert wants_colour(FakeTty(), {"TERM": "xterm"})
+    assert not wants_colour(FakeTty(), {"TERM": "xterm", "NO_COLOR": "1"})
+    assert wants_colour(FakeTty(), {"TERM": "xterm", "NO_COLOR": ""})
+    assert not wants_colour(FakeTty(), {"TERM": "dumb"})
+    assert not wants_colour(io.StringIO(), {"TERM": "xterm"})
+    assert detect_style("always", io.StringIO(), {}).colour
+    assert not detect_style("never", FakeTty(), {}).colour
+    assert Style(False).clear_screen() == ""
+
+
+@pytest.mark.parametrize("line, k, expected", [
+    ("", 3, 4), ("n", 3, 4), ("p", 3, 2), ("g 7", 3, 7), ("7", 3, 7), ("s", 3, 0),
+    ("e", 3, 10), ("q", 3, "quit"), ("n", 10, "at the end of the game (p: back, q: quit)"),
+    ("p", 0, "at the start of the game (n: forward, q: quit)"),
+    ("g 11", 3, "g N: N is a move number from 0 to 10"), ("?", 3, "help")])
+def test_replay_keys(line, k, expected):
+    assert parse_command(line, k, 10) == expected
+
+
+def test_replay_screens_of_a_match_record():
+    bots = [make_bot("greedy"), make_bot("random", 3)]
+    record = play_game(CS, 2, 11, bots, ["greedy", "random"], [0, 3],
+                       {"entrants": ["greedy", "random"]})
+    replay = Replay(CS, record, "test")
+    assert replay.last == len(record["moves"])
+    first = replay.screen(0, PLAIN)
+    assert f"move 0 of {replay.last}" in first and "next move (1)" in first
+    end = replay.screen(replay.last, PLAIN)
+    assert "FINAL SCORE" in end and "The game is over." in end
+    seat, move = record["moves"][4]
+    assert f"last move (5): seat {seat} ({record['entrants'][seat]}) played {move}" in \
+        replay.screen(5, PLAIN)
+
+
+def test_hint_text():
+    state = _core.State.new(CS, seed=3)
+    legal = state.legal_actions()
+    info = {"value": 0.61, "iterations": 500, "moves": [(legal[1], 300, 1, 0.61),
+                                                       (legal[0], 200, 1, 0.5)],
+            "principal_line": [legal[1], legal[0]]}
+    text = hint_text(CS, legal, legal[1], info, "ismcts:iterations=500", 0.4)
+    move = state.move_name(legal[1])
+    assert text.startswith(f"hint: ismcts:iterations=500 would play 2. {move} "
+                           "(estimated value 0.61")
+    assert "60.0% of visits" in text
+
+
+# -- a whole session in process (no terminal) -------------------------------------------
+
+class FailingBot:
+    def __init__(self, after):
+        self.after, self.calls = after, 0
+
+    def new_game(self, seat, n):
+        pass
+
+    def choose(self, obs):
+        self.calls += 1
+        if self.calls > self.after:
+            from coexist_ai.match import BotFailure
+            raise BotFailure("crash", "it fell over")
+        return obs.legal_actions()[0]
+
+    def close(self):
+        pass
+
+
+def test_session_without_a_terminal_and_a_forfeit(tmp_path):
+    from coexist_ai.play.session import Console, PlaySession
+    record, _ = gamefile.new_record(CS, ["human", "random"], [None, 1], 4, ["human", "bot"])
+    out = io.StringIO()
+    console = Console(Style(False), stdin=io.StringIO("1\n" * 500), stdout=out)
+    path = str(tmp_path / "s.jsonl")
+    session = PlaySession(CS, record, console, path, "random")
+    session.bots[1] = FailingBot(after=6)
+    assert session.run() == 0
+    (saved,) = gamefile.load_game(path)[0]
+    assert saved["end"] == "forfeit" and saved["forfeits"][0]["kind"] == "crash"
+    assert saved["ranks"] == [1, 2]
+    text = out.getvalue()
+    assert "seat 1 (bot) forfeits: crash: it fell over" in text
+    assert "forfeit: crash" in text and "You win!" in text
+    assert "\x1b" not in text and "is thinking" not in text

@@ -1,0 +1,150 @@
+"""Which games a tournament plays: blocks of one deal under every seat
+rotation, seeds that depend only on the tournament seed and the game's place
+in the schedule (so parallel runs and resumed runs play the same games).
+"""
+import json
+from collections import Counter
+
+import pytest
+
+from coexist_ai.bots import BotSpecError
+from coexist_ai.records import read_records
+from coexist_ai.schedule import Entrant, Schedule
+from coexist_ai.tournament import Tournament, run
+
+SHAPES = [("round-robin", 2, 2), ("round-robin", 3, 2), ("round-robin", 4, 3),
+          ("round-robin", 2, 3), ("round-robin", 2, 4), ("round-robin", 3, 4),
+          ("gauntlet", 4, 2), ("gauntlet", 4, 3)]
+
+
+def entrants(n):
+    return [Entrant(f"bot{i}", "random") for i in range(n)]
+
+
+def blocks(games):
+    out = {}
+    for g in games:
+        out.setdefault(g.block, []).append(g)
+    return out
+
+
+def quiet_run(t, out=None, jobs=1, **kw):
+    return run(t, None if out is None else str(out), jobs=jobs, progress=False,
+               echo=lambda _: None, **kw)
+
+
+def strip(records):
+    return sorted(({k: v for k, v in r.items() if k != "times"} for r in records),
+                  key=lambda r: r["game"])
+
+
+@pytest.mark.parametrize("mode, n, players", SHAPES)
+def test_every_block_is_one_deal_under_every_rotation(mode, n, players):
+    schedule = Schedule(mode, entrants(n), players, seed=3, rounds=2)
+    games = list(schedule.games())
+    assert [g.index for g in games] == list(range(len(schedule)))
+    for block, members in blocks(games).items():
+        assert sorted(g.rotation for g in members) == list(range(players))
+        assert len({g.deal_seed for g in members}) == 1
+        assert len({(g.round, g.table) for g in members}) == 1
+        # each entrant of the table sits in each seat equally often
+        seats = Counter((entrant, seat) for g in members for seat, entrant in enumerate(g.lineup))
+        for entrant in set(members[0].lineup):
+            assert len({seats[entrant, s] for s in range(players)}) == 1
+        if mode == "gauntlet":
+            assert all(0 in g.lineup for g in members)
+    # every entrant plays, a new deal every round, fresh bot seeds every game
+    assert {e for g in games for e in g.lineup} == set(range(n))
+    assert len({g.deal_seed for g in games}) == 2
+    assert len({s for g in games for s in g.bot_seeds}) == len(games) * players
+
+
+def test_round_robin_meets_every_group_of_entrants():
+    schedule = Schedule("round-robin", entrants(4), 3, seed=1, rounds=1)
+    assert {tuple(sorted(t)) for t in schedule.tables} == \
+        {(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)}
+    assert len(schedule) == 4 * 3
+
+
+def test_seeds_depend_on_the_tournament_seed_only():
+    one = list(Schedule("round-robin", entrants(3), 2, seed=1, rounds=2).games())
+    assert one == list(Schedule("round-robin", entrants(3), 2, seed=1, rounds=2).games())
+    other = list(Schedule("round-robin", entrants(3), 2, seed=2, rounds=2).games())
+    assert {g.deal_seed for g in one}.isdisjoint(g.deal_seed for g in other)
+    # more rounds extend the schedule without changing its first games
+    longer = list(Schedule("round-robin", entrants(3), 2, seed=1, rounds=3).games())
+    assert longer[:len(one)] == one
+
+
+def test_a_schedule_without_tables_is_refused():
+    with pytest.raises(ValueError, match="no table"):
+        Schedule("gauntlet", entrants(1), 2, seed=1, rounds=1)
+
+
+def test_a_bad_spec_is_refused_before_any_game():
+    with pytest.raises(BotSpecError, match="unknown bot 'nosuch'"):
+        Tournament("t", [Entrant("a", "random"), Entrant("b", "nosuch")], 2,
+                   "round-robin", 1, 1)
+
+
+MIXED = [Entrant("random", "random"), Entrant("greedy", "greedy"),
+         Entrant("search", "ismcts:iterations=20")]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A 3-bot round robin at 2 players (6 blocks), played with --jobs 1."""
+    out = tmp_path_factory.mktemp("tournament") / "one.jsonl"
+    t = Tournament("mixed", MIXED, 2, "round-robin", 2, 7)
+    quiet_run(t, out, jobs=1)
+    return t, read_records(str(out))
+
+
+def test_records_of_a_block_share_the_deal(played):
+    t, records = played
+    assert len(records) == len(t.schedule) == 12
+    by_block = {}
+    for r in records:
+        by_block.setdefault(r["block"], []).append(r)
+    assert len(by_block) == 6
+    for members in by_block.values():
+        assert len({json.dumps([r["faunas"], r["deck"], r["first_player"]])
+                    for r in members}) == 1
+        assert sorted(r["rotation"] for r in members) == [0, 1]
+        a, b = (sorted(members, key=lambda r: r["rotation"]))
+        assert a["entrants"] == b["entrants"][::-1]   # the bots swapped seats
+
+
+def test_the_same_seed_plays_the_same_games_whatever_the_jobs(played, tmp_path):
+    t, records = played
+    out = tmp_path / "two.jsonl"
+    quiet_run(Tournament("mixed", MIXED, 2, "round-robin", 2, 7), out, jobs=2)
+    assert strip(read_records(str(out))) == strip(records)
+    # and another seed plays other games
+    other = tmp_path / "other.jsonl"
+    quiet_run(Tournament("mixed", MIXED, 2, "round-robin", 1, 8), other, jobs=1)
+    decks = {json.dumps(r["deck"]) for r in records}
+    assert decks.isdisjoint(json.dumps(r["deck"]) for r in read_records(str(other)))
+
+
+def test_more_rounds_extend_a_run_and_play_only_the_new_games(played, tmp_path):
+    t, records = played
+    out = tmp_path / "grow.jsonl"
+    quiet_run(Tournament("mixed", MIXED, 2, "round-robin", 1, 7), out)
+    first = out.read_bytes()
+    assert first.count(b"\n") == 6
+    messages = []
+    standings = run(Tournament("mixed", MIXED, 2, "round-robin", 2, 7), str(out), jobs=1,
+                    progress=False, echo=messages.append)
+    assert out.read_bytes().startswith(first)
+    assert any("6 games already played, 6 to go" in m for m in messages)
+    assert strip(read_records(str(out))) == strip(records)
+    assert len(standings.records) == 12
+
+
+def test_a_stop_rule_ends_the_run_early(tmp_path):
+    out = tmp_path / "stop.jsonl"
+    t = Tournament("stop", MIXED[:2], 2, "round-robin", 10, 1)
+    standings = quiet_run(t, out, stop_rule=lambda s: len(s.records) >= 3)
+    assert len(standings.records) == 3
+    assert len(read_records(str(out))) == 3
