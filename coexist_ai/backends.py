@@ -2,7 +2,9 @@
 processes, or a Ray cluster. Each backend takes a function and the argument
 tuples of the games and yields the results as games finish."""
 import concurrent.futures as futures
+import contextlib
 import multiprocessing
+import os
 
 from coexist_ai.errors import CoexistError
 
@@ -37,6 +39,25 @@ def run_processes(function, jobs_args, jobs):
                 f.cancel()
 
 
+def _package_home():
+    """The folder that holds the coexist_ai package this process runs."""
+    import coexist_ai
+    return os.path.dirname(os.path.dirname(os.path.abspath(coexist_ai.__file__)))
+
+
+@contextlib.contextmanager
+def _working_directory(path):
+    """Ray puts the driver's working directory first on its workers' path:
+    connecting from the package's own folder makes the workers import this
+    very package, not a source checkout that happens to be the cwd."""
+    before = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 def run_ray(function, jobs_args, address, in_flight=64):
     """Games as Ray tasks on the cluster at `address` (an existing head, or
     None/"local" for a Ray instance started here)."""
@@ -46,9 +67,10 @@ def run_ray(function, jobs_args, address, in_flight=64):
         raise BackendError("the ray backend needs the 'ray' package: "
                            "pip install 'coexist-ai[ray]'") from None
     try:
-        ray.init(address=None if address in (None, "local") else address,
-                 ignore_reinit_error=True, log_to_driver=False,
-                 include_dashboard=False, logging_level="ERROR")
+        with _working_directory(_package_home()):
+            ray.init(address=None if address in (None, "local") else address,
+                     ignore_reinit_error=True, log_to_driver=False,
+                     include_dashboard=False, logging_level="ERROR")
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise BackendError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
     task = ray.remote(function)

@@ -1,8 +1,12 @@
 """The real `coexist-ai` command, run in a subprocess as a user runs it.
 
-The source tree is used as it is (PYTHONPATH), so the tests need no
-`pip install .`; the command is the same `run()` entry point the console
-script calls, so exit codes and error formatting are the installed ones.
+Subprocesses import the same coexist_ai package as the tests: the installed
+one in CI, the in-place build in a developer's tree. `PACKAGE_HOME` (the
+folder holding that package) goes first on PYTHONPATH, and `-P` keeps the
+working directory off sys.path, so a source checkout without its compiled
+module never shadows the installed package. The command is the same `run()`
+entry point the console script calls, so exit codes and error formatting are
+the installed ones.
 """
 import os
 import resource
@@ -10,17 +14,27 @@ import subprocess
 import sys
 from pathlib import Path
 
+import coexist_ai
+
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_HOME = str(Path(coexist_ai.__file__).resolve().parent.parent)
+PYTHON = [sys.executable, "-P"]
 ENTRY = "from coexist_ai.cli import run; run()"
 
 
-def cli_env():
+def package_env(**extra):
+    """The environment for a subprocess that imports the tested package."""
     path = os.environ.get("PYTHONPATH")
-    return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""))
+    return dict(os.environ, PYTHONPATH=PACKAGE_HOME + (os.pathsep + path if path else ""),
+                **extra)
+
+
+def cli_env():
+    return package_env()
 
 
 def cli_argv(*args):
-    return [sys.executable, "-c", ENTRY, *map(str, args)]
+    return [*PYTHON, "-c", ENTRY, *map(str, args)]
 
 
 def cli(*args, timeout=120, max_memory=None):

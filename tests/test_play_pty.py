@@ -17,6 +17,7 @@ import sys
 import time
 
 import pytest
+from cli_process import PYTHON, package_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = "from coexist_ai.cli import run; run()"
@@ -30,7 +31,7 @@ class Program:
     """The CLI running on the slave side of a pty; we hold the master."""
 
     def __init__(self, args, cwd, colour=False, env=None):
-        environ = dict(os.environ, PYTHONPATH=ROOT, TERM="xterm", COLUMNS="200")
+        environ = package_env(TERM="xterm", COLUMNS="200")
         environ.pop("NO_COLOR", None)
         if not colour:
             environ["NO_COLOR"] = "1"
@@ -39,7 +40,7 @@ class Program:
         if self.pid == 0:       # the child: its stdin/out/err are the pty
             try:
                 os.chdir(cwd)
-                os.execve(sys.executable, [sys.executable, "-c", CLI, *args], environ)
+                os.execve(sys.executable, [*PYTHON, "-c", CLI, *args], environ)
             finally:
                 os._exit(127)
         _set_size(self.fd, 60, 200)
@@ -451,9 +452,9 @@ def test_replay_of_a_saved_unfinished_play(spawn, tmp_path):
 
 def test_replay_to_end_and_move_without_a_terminal(duel_file):
     import subprocess
-    run = lambda *a: subprocess.run([sys.executable, "-c", CLI, "replay", str(duel_file), *a],
+    run = lambda *a: subprocess.run([*PYTHON, "-c", CLI, "replay", str(duel_file), *a],
                                     capture_output=True, text=True, cwd=ROOT,
-                                    env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+                                    env=package_env(), timeout=60)
     record = load(duel_file)[0]
     end = run("--to-end")
     assert end.returncode == 0 and "FINAL SCORE" in end.stdout

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from cli_process import PYTHON, package_env
 
 from coexist_ai import _core
 from coexist_ai.bots import make_bot
@@ -20,13 +21,13 @@ from coexist_ai.protocol.messages import ProtocolError, decode, encode
 from coexist_ai.protocol.server import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERVE = [sys.executable, "-m", "coexist_ai.protocol", "serve"]
+SERVE = [*PYTHON, "-m", "coexist_ai.protocol", "serve"]
 
 
 @pytest.fixture(autouse=True)
 def _importable(monkeypatch):
     """Served processes import coexist_ai from this source tree."""
-    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("PYTHONPATH", package_env()["PYTHONPATH"])
 
 
 def observation(seed=1, moves=0, players=2):

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from cli_process import PYTHON, package_env
 from click.testing import CliRunner
 
 from coexist_ai import _core
@@ -32,7 +33,7 @@ PY = sys.executable
 
 @pytest.fixture(autouse=True)
 def _importable(monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("PYTHONPATH", package_env()["PYTHONPATH"])
 
 
 @pytest.fixture(autouse=True)
@@ -279,7 +280,7 @@ def run_check(command, **settings):
     ["perl", os.path.join(EXAMPLES, "random_legal.pl")],
     ["bash", os.path.join(EXAMPLES, "first_legal.sh")],
     [PY, os.path.join(EXAMPLES, "thinker.py")],
-    [PY, "-m", "coexist_ai.protocol", "serve", "ismcts:iterations=1000000"],
+    [*PYTHON, "-m", "coexist_ai.protocol", "serve", "ismcts:iterations=1000000"],
 ])
 def test_the_examples_and_a_served_bot_pass_the_check(command):
     if not shutil.which(command[0]):
