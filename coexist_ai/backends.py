@@ -3,8 +3,10 @@ processes, or a Ray cluster. Each backend takes a function and the argument
 tuples of the games and yields the results as games finish."""
 import concurrent.futures as futures
 import contextlib
+import itertools
 import multiprocessing
 import os
+import time
 
 from coexist_ai.errors import CoexistError
 
@@ -20,20 +22,42 @@ def run_inline(function, jobs_args):
         yield function(*args)
 
 
+# A task should run long enough that sending it to a worker and its result
+# back is small beside it: short games (random bots: a few milliseconds)
+# travel in chunks; long ones (searching bots) one by one.
+TASK_SECONDS = 0.05
+MAX_CHUNK = 64
+
+
+def _call_chunk(function, chunk):
+    """Worker side: play a chunk of games; returns their results and the
+    seconds the chunk took."""
+    start = time.perf_counter()
+    return [function(*args) for args in chunk], time.perf_counter() - start
+
+
 def run_processes(function, jobs_args, jobs):
     """Up to `jobs` worker processes (spawned: no state leaks from here)."""
     context = multiprocessing.get_context("spawn")
+    queue = iter(jobs_args)
+    size = 1                     # games a task, adapted to their length
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         pending = set()
         try:
-            for args in jobs_args:
-                pending.add(pool.submit(function, *args))
-                if len(pending) >= 2 * jobs:
-                    done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-                    for f in done:
-                        yield f.result()
-            for f in futures.as_completed(pending):
-                yield f.result()
+            while True:
+                while len(pending) < 2 * jobs:
+                    chunk = list(itertools.islice(queue, size))
+                    if not chunk:
+                        break
+                    pending.add(pool.submit(_call_chunk, function, chunk))
+                if not pending:
+                    return
+                done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+                for f in done:
+                    results, seconds = f.result()
+                    per_game = seconds / max(1, len(results))
+                    size = max(1, min(MAX_CHUNK, int(TASK_SECONDS / max(per_game, 1e-6))))
+                    yield from results
         finally:
             for f in pending:
                 f.cancel()
