@@ -1,5 +1,6 @@
 """`coexist-ai duel`, `coexist-ai tournament ...` and `coexist-ai bots`."""
 import os
+import secrets
 import tomllib
 
 import click
@@ -54,6 +55,24 @@ def sprt_rule(sprt, echo):
     return stop
 
 
+def choose_seed(seed, out, echo):
+    """The tournament seed: the one given; else that of the games already in
+    `out` (so that rerunning the command resumes); else a fresh 63-bit one,
+    printed and recorded so that the games can be replayed. A fresh seed by
+    default keeps the deals unguessable: a bot that knew the seed could
+    recompute the draw pile."""
+    if seed is not None:
+        return seed
+    if out and os.path.isfile(out):
+        from coexist_ai.records import read_records
+        seeds = {r.get("seed") for r in read_records(out)} - {None}
+        if len(seeds) == 1:
+            return seeds.pop()
+    seed = secrets.randbits(63)
+    echo(f"seed {seed} (drawn at random; pass --seed {seed} to play these games again)")
+    return seed
+
+
 def unique_names(specs):
     """Display names: the spec, numbered when two bots share it."""
     names, seen = [], {}
@@ -69,7 +88,9 @@ def unique_names(specs):
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1),
               help="Games to play (rounded up to whole blocks of seat rotations).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=None, type=int,
+              help="Seed of every deal and bot [default: the seed of the games in --out, "
+                   "else a fresh random one, printed].")
 @click.option("--jobs", default=None, type=click.IntRange(1),
               help="Parallel games [default: all cores].")
 @click.option("--out", type=click.Path(dir_okay=False),
@@ -84,6 +105,7 @@ def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
     from coexist_ai import tournament as tm
     sprt_params = parse_sprt(sprt) if sprt else None
     names = unique_names([bot_a, bot_b])
+    seed = choose_seed(seed, out, click.echo)
     block = players * (1 if players % 2 == 0 else 2)
     rounds = -(-games // block)
     t = tm.Tournament("duel", [Entrant(n, s) for n, s in zip(names, [bot_a, bot_b])],
@@ -111,7 +133,7 @@ CONFIG_KEYS = {"name", "players", "mode", "rounds", "seed", "cards", "anchor", "
                "description"}
 
 
-def tournament_from_config(data, path):
+def tournament_from_config(data, path, out=None):
     from coexist_ai.tournament import Tournament
     unknown = set(data) - CONFIG_KEYS
     if unknown:
@@ -129,7 +151,9 @@ def tournament_from_config(data, path):
                       [Entrant(n, b["spec"]) for n, b in zip(names, bots)],
                       _whole(data, "players", 2, path, 2, 4), mode,
                       _whole(data, "rounds", 10, path, 1),
-                      _whole(data, "seed", 1, path), data.get("cards", "default"),
+                      choose_seed(_whole(data, "seed", 0, path) if "seed" in data else None,
+                                  out, click.echo),
+                      data.get("cards", "default"),
                       anchor=data.get("anchor", "random"))
 
 
@@ -167,7 +191,8 @@ def _refuse_options_the_config_sets(ctx):
               type=click.Choice(["round-robin", "gauntlet"]))
 @click.option("--rounds", default=10, show_default=True, type=click.IntRange(1),
               help="Deals per table; each is played under every seat rotation.")
-@click.option("--seed", default=1, show_default=True, type=int)
+@click.option("--seed", default=None, type=int,
+              help="[default: the seed of the games in --out, else a fresh random one]")
 @click.option("--jobs", default=None, type=click.IntRange(1))
 @click.option("--out", type=click.Path(dir_okay=False), help="Records file (resumable).")
 @click.option("--quiet", is_flag=True)
@@ -180,13 +205,14 @@ def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
         raise click.UsageError("give either a CONFIG file or --bots A,B,...")
     if config:
         _refuse_options_the_config_sets(click.get_current_context())
-        t = tournament_from_config(load_config(config), config)
+        t = tournament_from_config(load_config(config), config, out)
     else:
         specs = [s.strip() for s in bots.split(";" if ";" in bots else ",") if s.strip()]
         if len(specs) < 2:
             raise click.BadParameter(f"{bots!r}: needs at least two bot specs",
                                      param_hint="--bots")
         names = unique_names(specs)
+        seed = choose_seed(seed, out, click.echo)
         t = tm.Tournament("cli", [Entrant(n, s) for n, s in zip(names, specs)],
                           players, mode, rounds, seed, anchor="random")
     click.echo(f"tournament {t.name!r}: {len(t.entrants)} bots, {t.mode}, "

@@ -39,7 +39,8 @@ class Tournament:
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
     def meta(self, game):
-        return {"run": self.run_id, "tournament": self.name, "game": game.index,
+        return {"run": self.run_id, "tournament": self.name, "seed": self.seed,
+                "game": game.index,
                 "block": game.block, "round": game.round, "rotation": game.rotation,
                 "entrants": [self.entrants[i].name for i in game.lineup]}
 

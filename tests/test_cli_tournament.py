@@ -25,7 +25,9 @@ def test_duel_plays_records_and_tabulates(tmp_path):
     out = tmp_path / "duel.jsonl"
     proc = cli("duel", "random", "greedy", "--games", 4, "--jobs", 1, "--quiet", "--out", out)
     assert_ok(proc)
-    assert proc.stdout.startswith("duel: random vs greedy, 4 games at 2 players, seed 1\n")
+    drawn = int(proc.stdout.split()[1])   # no --seed: a fresh seed, printed
+    assert proc.stdout.startswith(f"seed {drawn} (drawn at random; pass --seed {drawn}")
+    assert f"duel: random vs greedy, 4 games at 2 players, seed {drawn}\n" in proc.stdout
     assert "4 games; Elo anchored at greedy = 0" in proc.stdout
     rows = table_rows(proc.stdout)
     assert set(rows) == {"random", "greedy"}
@@ -34,6 +36,23 @@ def test_duel_plays_records_and_tabulates(tmp_path):
     records = read_records(str(out))
     assert sorted(r["game"] for r in records) == [0, 1, 2, 3]
     assert {tuple(r["entrants"]) for r in records} == {("random", "greedy"), ("greedy", "random")}
+
+
+def test_a_duel_without_seed_resumes_with_the_seed_of_its_records(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    first = cli("duel", "random", "greedy", "--games", 2, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(first)
+    drawn = int(first.stdout.split()[1])
+    again = cli("duel", "random", "greedy", "--games", 4, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(again)
+    assert "drawn at random" not in again.stdout
+    assert f"seed {drawn}" in again.stdout and "2 games already played, 2 to go" in again.stdout
+    records = read_records(str(out))
+    assert sorted(r["game"] for r in records) == [0, 1, 2, 3]
+    assert {r["seed"] for r in records} == {drawn}
+    other = cli("duel", "random", "greedy", "--games", 2, "--jobs", 1, "--quiet", "--out",
+                tmp_path / "other.jsonl")
+    assert int(other.stdout.split()[1]) != drawn   # each fresh run draws its own
 
 
 def test_duel_of_one_spec_against_itself_names_them_apart(tmp_path):
