@@ -186,15 +186,21 @@ long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
                const cx_search_params *params, long iterations,
                double deadline) {
     long done = 0;
-    if (t->root < 0) {
-        cx_tree_clear(t);
-        t->root = new_node(t, obs, 0);
+    /* Search on a private copy of the tree header: the headers of the
+     * threads' trees sit side by side in cx_searcher, and the generator and
+     * pool counters written every iteration would otherwise share cache
+     * lines between threads (false sharing). */
+    cx_tree local = *t;
+    if (local.root < 0) {
+        cx_tree_clear(&local);
+        local.root = new_node(&local, obs, 0);
     }
     while ((iterations <= 0 || done < iterations) &&
            (deadline <= 0 || cx_now() < deadline)) {
-        iterate(t, obs, cs, params);
+        iterate(&local, obs, cs, params);
         done++;
     }
+    *t = local;
     return done;
 }
 
