@@ -142,6 +142,7 @@ cdef extern from "cx_searcher.h" nogil:
         float margin_weight
         int policy
         int rollout_depth
+        float discount
     ctypedef struct cx_tree:
         int n_nodes
         int n_edges

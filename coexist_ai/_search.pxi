@@ -15,7 +15,8 @@ cdef class Searcher:
     cdef readonly dict settings
 
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
-                  str policy="light", int rollout_depth=0, int threads=1,
+                  str policy="light", int rollout_depth=0, double discount=1.0,
+                  int threads=1,
                   int max_nodes=1_000_000, bint reuse=True, seed=0):
         cdef cx_search_params p
         if reward not in REWARDS or policy not in POLICIES:
@@ -23,6 +24,9 @@ cdef class Searcher:
                              f"one of {REWARDS} / {POLICIES}")
         p.c, p.reward_kind, p.margin_weight = c, REWARDS.index(reward), margin_weight
         p.policy, p.rollout_depth = POLICIES.index(policy), rollout_depth
+        if not 0 < discount <= 1:
+            raise ValueError(f"discount {discount}: expected a number in (0, 1]")
+        p.discount = discount
         if not 1 <= threads <= 64 or max_nodes < 2 * threads:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
                              "1..64 and at least 2 nodes per thread")
@@ -31,6 +35,7 @@ cdef class Searcher:
                               f"with {max_nodes} nodes")
         self.settings = dict(c=c, reward=reward, margin_weight=margin_weight,
                              policy=policy, rollout_depth=rollout_depth,
+                             discount=discount,
                              threads=threads, max_nodes=max_nodes, reuse=reuse,
                              seed=seed)
 

@@ -10,6 +10,7 @@ import timeit
 from dataclasses import dataclass
 
 from coexist_ai import _core
+from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
 
 
@@ -98,14 +99,21 @@ def greedy_position(card_set, players, seed, actions):
     return state
 
 
+def default_searcher(threads, max_nodes, seed):
+    """The search of the `ismcts` bot with its default settings (rollout
+    depth, discount, reward...), so the figures are those of the bot users
+    run; reuse is off so that every repeat starts from an empty tree."""
+    spec = f"ismcts:threads={threads},max_nodes={max_nodes},reuse=false"
+    return make_bot(spec, seed).searcher
+
+
 def search_rate(position, threads, iterations, seed=1, repeats=5):
     """Iterations per second of wall time and per second of CPU time (all
     threads), best of `repeats` fresh searches: on a shared machine the least
     disturbed run is the one closest to the truth."""
     best, best_cpu, per_node = 0.0, 0.0, 0.0
     for _ in range(repeats):
-        searcher = _core.Searcher(threads=threads, reuse=False, seed=seed,
-                                  max_nodes=4 * iterations)
+        searcher = default_searcher(threads, 4 * iterations, seed)
         cpu = time.process_time()
         result = searcher.search(position.observation(), iterations=iterations)
         cpu = time.process_time() - cpu
@@ -117,7 +125,7 @@ def search_rate(position, threads, iterations, seed=1, repeats=5):
 
 def time_overshoot(position, budget, repeats):
     """Worst overshoot of a time budget, in seconds."""
-    searcher = _core.Searcher(reuse=False, seed=1)
+    searcher = default_searcher(1, 200_000, 1)
     worst = 0.0
     for _ in range(repeats):
         result = searcher.search(position.observation(), seconds=budget)

@@ -105,6 +105,11 @@ static void estimated_rewards(const cx_state *s, const cx_cardset *cs, int kind,
 void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
                float margin_weight, float *out) {
     float base[CX_MAX_PLAYERS], score[CX_MAX_PLAYERS];
+    if (cx_is_over(s) && !s->end_triggered) {
+        /* the round safeguard: no seat may play for it */
+        for (int p = 0; p < s->n_players; p++) out[p] = 0.0f;
+        return;
+    }
     if (cx_is_over(s)) final_rewards(s, cs, kind, base, score);
     else estimated_rewards(s, cs, kind, base, score);
     for (int p = 0; p < s->n_players; p++) {
@@ -146,12 +151,14 @@ cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
     return moves[cx_rng_below(r, (uint32_t)n)];
 }
 
-int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_actions,
+int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_turns,
                cx_rng *r) {
-    int played = 0;
-    while (!cx_is_over(s) && (max_actions <= 0 || played < max_actions)) {
+    int played = 0, turns = 0;
+    while (!cx_is_over(s) && (max_turns <= 0 || turns < max_turns)) {
+        int seat = s->current;
         cx_apply(s, cs, cx_policy_pick(s, cs, policy, r));
         played++;
+        turns += s->current != seat;
     }
     return played;
 }

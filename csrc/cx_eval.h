@@ -18,7 +18,10 @@ enum {
 
 /* Reward of every seat in [0, 1]: the chosen kind blended with the margin
  * reward, `margin_weight` of the way. Uses final scores when the game is
- * over, estimated ones (cx_estimate_scores) when it is cut off. */
+ * over, estimated ones (cx_estimate_scores) when it is cut off. A game
+ * ended by the round safeguard (no end was triggered) is worth 0 to every
+ * seat: RULES.md says it never happens between reasonable players, so a
+ * leader must not count on it to keep a lead by marking time. */
 void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
                float margin_weight, float *out);
 
@@ -31,8 +34,12 @@ void cx_estimate_scores(const cx_state *s, const cx_cardset *cs, float *out);
 cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
                          cx_rng *r);
 
-/* play by a policy until the end or `max_actions` (0: no limit) */
-int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_actions,
+/* Play by a policy until the end or until `max_turns` turns have ended (0:
+ * no limit); returns the moves played. The cut-off counts turns, not moves,
+ * so that every rollout covers the same stretch of the game: one counted in
+ * moves would end fewer rounds ahead after a turn spent shuffling tokens,
+ * and a discount by rounds would then reward the shuffling. */
+int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_turns,
                cx_rng *r);
 
 #endif

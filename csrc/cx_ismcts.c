@@ -150,6 +150,33 @@ static int child_after(cx_tree *t, int ei, const cx_state *d, int revealed,
     return child;
 }
 
+/* The round the game can be expected to end in: at the end of this one
+ * once the end is triggered, else when the draw pile runs out, taking one
+ * card a turn (the other trigger, a 5th release, can only come sooner). */
+static float expected_end(const cx_state *s) {
+    float left = s->end_triggered || cx_is_over(s) ? 0.0f
+               : (float)(s->deck_len - s->deck_pos) / (float)s->n_players;
+    return (float)s->rounds + left;
+}
+
+/* A good result sooner is worth more than the same result later. Without
+ * this a seat sure of winning finds every move equally good, and one whose
+ * lead is safe while nothing happens marks time until the round safeguard:
+ * each turn "wait, then play on" looks as good as "play on now". The delay
+ * is measured against the end expected at the searched position, counting
+ * the end the evaluated position itself expects, so that a rollout cut off
+ * before the end still tells a game moving on from one marking time; a
+ * line that ends sooner than expected is not discounted at all. A losing
+ * seat's reward is near 0 whatever the length, so it gains nothing by
+ * dragging the game on. */
+static void discount_delay(float *reward, const cx_state *root,
+                           const cx_state *leaf, float discount) {
+    float delay = expected_end(leaf) - expected_end(root);
+    if (discount >= 1.0f) return;
+    float factor = powf(discount, delay);
+    for (int p = 0; p < leaf->n_players; p++) reward[p] *= factor;
+}
+
 static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
                     const cx_search_params *prm) {
     int path_node[MAX_PATH], path_edge[MAX_PATH];
@@ -175,6 +202,7 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     float reward[CX_MAX_PLAYERS];
     cx_rollout(&d, cs, prm->policy, prm->rollout_depth, &t->rng);
     cx_reward(&d, cs, prm->reward_kind, prm->margin_weight, reward);
+    discount_delay(reward, obs, &d, prm->discount);
     for (int k = 0; k < depth; k++) {
         cx_edge *e = &t->edges[path_edge[k]];
         e->visits++;

@@ -36,7 +36,10 @@ typedef struct {
     int reward_kind;      /* CX_REWARD_* */
     float margin_weight;  /* share of the margin reward blended in */
     int policy;           /* CX_POLICY_* for rollouts */
-    int rollout_depth;    /* moves before cutting a rollout off (0: end) */
+    int rollout_depth;    /* turns before cutting a rollout off (0: end) */
+    float discount;       /* a reward k rounds later than the end expected
+                             at the searched position counts discount^k
+                             (1: no discount) */
 } cx_search_params;
 
 typedef struct {

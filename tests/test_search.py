@@ -143,6 +143,33 @@ def test_rollout_depth_changes_the_search():
     assert search("ismcts:iterations=300,rollout_depth=10")["moves"] != full["moves"]
 
 
+def test_discount_changes_the_root_values():
+    plain = search("ismcts:iterations=300,discount=1")
+    assert values(search("ismcts:iterations=300,discount=0.9")) != values(plain)
+    assert values(search("ismcts:iterations=300,discount=0.5")) != values(plain)
+
+
+def test_a_sure_winner_brings_the_end_about():
+    """Seat 0 leads by far and can release its 5th animal, which ends the
+    game this round. Every line wins, so without a discount nothing tells
+    ending now from marking time (which once let games run to the round
+    safeguard); with it the search releases at once."""
+    from positions import position
+    won = position(faunas=("forest", "air"), seats=[
+        dict(pool={}, board=[("forest-hazel-dormouse", {"C": 1, "F": 1})],
+             released=["forest-brown-bear", "forest-grey-wolf",
+                       "forest-wild-boar", "forest-red-deer"]),
+        dict()])
+    spec = "ismcts:iterations=2000,rollout_depth=0,margin_weight=0,discount=0.9"
+    bot = make_bot(spec, 1)
+    bot.new_game(0, 2)
+    for expected in ("center", "release forest-hazel-dormouse"):
+        action = bot.choose(won.observation())
+        assert won.move_name(action) == expected
+        won.apply(action)
+    assert won.public_raw()["end_triggered"]
+
+
 def test_seed_changes_the_search_and_repeats_exactly():
     one, two = search("ismcts:iterations=300", seed=1), search("ismcts:iterations=300", seed=2)
     assert one["moves"] != two["moves"]

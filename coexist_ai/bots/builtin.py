@@ -43,7 +43,8 @@ class IsmctsBot(Bot):
         p = self.params
         return _core.Searcher(c=p["c"], reward=p["reward"],
                               margin_weight=p["margin_weight"], policy=p["policy"],
-                              rollout_depth=p["rollout_depth"], threads=p["threads"],
+                              rollout_depth=p["rollout_depth"],
+                              discount=p["discount"], threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"])
 
