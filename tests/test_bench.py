@@ -1,0 +1,44 @@
+"""`coexist-ai bench`: the figures are computed from real runs of the engine
+and of the bot's own search. Nothing here asserts a speed (the machine is
+shared and noisy); the benchmarks are checked for what a bug would break:
+every figure present, finite and positive, and quantities that do not
+depend on the machine (struct size, bytes per node) in their range."""
+import math
+
+from coexist_ai import _core
+from coexist_ai.bench import default_searcher, run_bench, run_search_bench
+
+
+def by_name(figures):
+    return {f.name: f for f in figures}
+
+
+def test_engine_figures_are_measured():
+    figures = by_name(run_bench(games=200, calls=2000))
+    assert figures["state struct size"].value == _core.STATE_BYTES
+    for name in ("random games, 2 players (C, 1 core)", "random games, 4 players (C, 1 core)",
+                 "state copy (struct assignment)", "Python API: s.is_over()"):
+        value = figures[name].value
+        assert math.isfinite(value) and value > 0, name
+
+
+def test_search_figures_come_from_the_bots_default_search():
+    figures = by_name(run_search_bench(iterations=400))
+    for players in (2, 4):
+        for threads in (1, 2):
+            f = figures[f"ISMCTS, {players} players, {threads} thread(s)"]
+            assert f.value > 0 and "bytes/node" in f.note
+            bytes_per_node = float(f.note.split(", ")[1].split()[0])
+            assert 40 <= bytes_per_node <= 200
+        assert figures[f"ISMCTS, {players} players, 2 threads / 1"].value > 0
+    limits = [f for f in figures.values() if f.name.startswith("time budget")]
+    assert len(limits) == 2 and all(f.value >= 0 for f in limits)
+
+
+def test_the_benchmarked_searcher_has_the_bot_defaults():
+    settings = default_searcher(2, 1000, 5).settings
+    from coexist_ai.bots.spec import parse_spec
+    _, defaults = parse_spec("ismcts")
+    for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount"):
+        assert settings[key] == defaults[key], key
+    assert settings["threads"] == 2 and settings["reuse"] is False
