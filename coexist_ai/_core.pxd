@@ -162,6 +162,7 @@ cdef extern from "cx_searcher.h" nogil:
     long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
                          long iterations, double seconds, cx_root_stat *out,
                          int *n_out)
+    void cx_searcher_set_stop(cx_searcher *s, int stop)
     void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
                            long *bytes)
     int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len)

@@ -42,6 +42,16 @@ cdef class Searcher:
     def __dealloc__(self):
         cx_searcher_free(&self.s)
 
+    def request_stop(self):
+        """End a search running in another thread after the iteration each
+        thread is in (at least one is always done); later searches also end
+        at once until `clear_stop()`. Safe to call while `search` runs: it
+        only sets a flag the threads read."""
+        cx_searcher_set_stop(&self.s, 1)
+
+    def clear_stop(self):
+        cx_searcher_set_stop(&self.s, 0)
+
     def search(self, Position position, long iterations=0, double seconds=0.0):
         """Search `position` for `iterations` (or `seconds`); returns a dict
         with the chosen action, the iterations run, root statistics, the

@@ -210,9 +210,13 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     }
 }
 
+static int stop_requested(const int *stop) {
+    return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
+}
+
 long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
                const cx_search_params *params, long iterations,
-               double deadline) {
+               double deadline, const int *stop) {
     long done = 0;
     /* Search on a private copy of the tree header: the headers of the
      * threads' trees sit side by side in cx_searcher, and the generator and
@@ -223,8 +227,9 @@ long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
         cx_tree_clear(&local);
         local.root = new_node(&local, obs, 0);
     }
-    while ((iterations <= 0 || done < iterations) &&
-           (deadline <= 0 || cx_now() < deadline)) {
+    while (done == 0 || ((iterations <= 0 || done < iterations) &&
+                         (deadline <= 0 || cx_now() < deadline) &&
+                         !stop_requested(stop))) {
         iterate(&local, obs, cs, params);
         done++;
     }

@@ -63,11 +63,12 @@ void cx_tree_clear(cx_tree *t);
 int cx_tree_reuse(cx_tree *t, const cx_state *obs);
 
 /* run iterations from `obs` (whose hidden order is ignored) until
- * `iterations` are done (if > 0) or `deadline` (monotonic seconds, if > 0)
- * passes; returns the iterations run */
+ * `iterations` are done (if > 0), `deadline` (monotonic seconds, if > 0)
+ * passes or `*stop` (if not NULL) is set by another thread, always at least
+ * one; returns the iterations run */
 long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
                const cx_search_params *params, long iterations,
-               double deadline);
+               double deadline, const int *stop);
 
 /* the most visited line from the root; returns its length */
 int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len);

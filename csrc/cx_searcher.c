@@ -11,13 +11,14 @@ typedef struct {
     const cx_search_params *params;
     long iterations;
     double deadline;
+    const int *stop;
     long done;
 } job;
 
 static void *run_job(void *arg) {
     job *j = arg;
     j->done = cx_search(j->tree, j->obs, j->cs, j->params, j->iterations,
-                        j->deadline);
+                        j->deadline, j->stop);
     return NULL;
 }
 
@@ -88,7 +89,7 @@ long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
         prepare_tree(s, t, obs);
         long share = iterations / active + (t < iterations % active);
         jobs[t] = (job){&s->trees[t], obs, cs, &s->params,
-                        iterations > 0 ? share : 0, deadline, 0};
+                        iterations > 0 ? share : 0, deadline, &s->stop, 0};
     }
     for (int t = 1; t < active; t++)
         started[t] = pthread_create(&ids[t], NULL, run_job, &jobs[t]) == 0;
@@ -100,6 +101,10 @@ long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
     for (int t = 0; t < active; t++) total += jobs[t].done;
     merge_roots(s, active, out, n_out);
     return total;
+}
+
+void cx_searcher_set_stop(cx_searcher *s, int stop) {
+    __atomic_store_n(&s->stop, stop, __ATOMIC_RELAXED);
 }
 
 void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,

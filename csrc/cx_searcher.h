@@ -21,6 +21,7 @@ typedef struct {
     int threads;
     int reuse;            /* keep the subtree of the new position */
     uint64_t seed;
+    int stop;             /* set from another thread: end the search now */
     cx_tree trees[CX_MAX_THREADS];
 } cx_searcher;
 
@@ -34,6 +35,11 @@ void cx_searcher_free(cx_searcher *s);
 long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
                      long iterations, double seconds, cx_root_stat *out,
                      int *n_out);
+
+/* Ask a running search (from another thread) to end after the iteration
+ * each thread is in, with at least one done; it stays set, and every later
+ * search ends at once, until it is cleared with stop = 0. */
+void cx_searcher_set_stop(cx_searcher *s, int stop);
 
 /* nodes and edges in use over all trees, and bytes they take */
 void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,

@@ -256,6 +256,34 @@ def test_end_of_input_while_thinking_still_sends_the_move():
     assert [r["type"] for r in replies] == ["hello", "move"]
 
 
+def test_stop_answers_the_move_being_computed_at_once():
+    served = Served("ismcts:iterations=1000000000")
+    try:
+        served.send({"type": "hello", "id": 0})
+        served.read()
+        served.send({"type": "stop"})       # nothing to stop: no reply
+        served.send({"type": "ping", "id": 1})
+        assert served.read() == {"type": "pong", "id": 1}
+        _, obs = observation(seed=8, moves=4)
+        served.send(move_request(obs, 2, time=60.0))
+        time.sleep(0.2)
+        start = time.monotonic()
+        served.send({"type": "stop"})
+        move = served.read()
+        # without stop the search would run for 48 of the 60 s allowed
+        assert time.monotonic() - start < 10
+        assert move["type"] == "move" and move["id"] == 2 and move["move"] in obs.legal_moves()
+        assert 0 < move["info"]["iterations"] < 1000000000
+        # the next request thinks fully again
+        served.send({"type": "setoption", "id": 3, "name": "iterations", "value": 500})
+        assert served.read()["type"] == "ok"
+        served.send(move_request(obs, 4, time=60.0))
+        move = served.read()
+        assert move["id"] == 4 and move["info"]["iterations"] == 500
+    finally:
+        served.close()
+
+
 def test_quit_while_thinking_leaves_at_once():
     served = Served("ismcts:iterations=1000000000")
     try:

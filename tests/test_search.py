@@ -177,6 +177,27 @@ def test_seed_changes_the_search_and_repeats_exactly():
     assert again["moves"] == one["moves"] and again["action"] == one["action"]
 
 
+# -- stop ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stop_from_another_thread_ends_the_search(threads):
+    import threading
+    searcher = Searcher(threads=threads, seed=1, max_nodes=2_000_000)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(
+        searcher.search(POSITION.observation(), iterations=10**9)))
+    worker.start()
+    time.sleep(0.2)
+    searcher.request_stop()
+    worker.join(30)
+    assert not worker.is_alive() and 0 < results[0]["iterations"] < 10**9
+    assert POSITION.is_legal(results[0]["action"])
+    # it holds until cleared: a stopped searcher does one iteration a thread
+    assert searcher.search(POSITION.observation(), iterations=1000)["iterations"] == threads
+    searcher.clear_stop()
+    assert searcher.search(POSITION.observation(), iterations=1000)["iterations"] == 1000
+
+
 # -- threads -------------------------------------------------------------------
 
 def test_threads_merge_their_trees_at_the_root():

@@ -19,6 +19,16 @@ class Bot:
         """The action (an int from observation.legal_actions()) to play."""
         raise NotImplementedError
 
+    def stop(self):
+        """Called from another thread while `choose` runs: answer now with
+        the best move found so far. It holds (later decisions also answer at
+        once) until `clear_stop`, which the caller makes before a decision it
+        may stop, so that a stop arriving before the thinking has begun is
+        not lost. Bots that answer at once ignore both."""
+
+    def clear_stop(self):
+        """Think fully again (see `stop`)."""
+
     def close(self):
         """Release what the bot holds (threads, processes)."""
 

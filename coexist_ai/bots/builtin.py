@@ -51,6 +51,12 @@ class IsmctsBot(Bot):
     def new_game(self, seat, num_players):
         self.searcher = self._make_searcher()
 
+    def stop(self):
+        self.searcher.request_stop()
+
+    def clear_stop(self):
+        self.searcher.clear_stop()
+
     def choose(self, observation):
         legal = observation.legal_actions()
         if len(legal) == 1:

@@ -11,9 +11,10 @@ from coexist_ai.errors import CoexistError
 
 PROTOCOL_VERSION = 1
 
-# What the frontend sends, and the reply each one expects (quit: none).
+# What the frontend sends, and the reply each one expects (quit: none;
+# stop: none of its own, the move being computed is answered at once).
 COMMANDS = {"hello": "hello", "setoption": "ok", "newgame": "ok",
-            "move": "move", "ping": "pong", "quit": None}
+            "move": "move", "ping": "pong", "stop": None, "quit": None}
 
 # A bot's replies are short; a frontend's commands carry whole positions and
 # card sets. Longer lines are refused without being kept in memory.

@@ -1,7 +1,8 @@
 """`coexist-ai serve BOTSPEC`: a built-in bot behind the protocol.
 
 The main thread reads commands; a move is computed in a worker thread (the
-search runs in C without the GIL), so ping is answered while the bot thinks.
+search runs in C without the GIL), so ping is answered while the bot thinks
+and stop makes it answer at once with the best move found so far.
 Nothing a frontend sends stops the engine: a line that is not a message, an
 unknown command or an impossible request gets an error reply and the engine
 reads on. `quit` leaves at once; end of input leaves once a move being
@@ -70,6 +71,9 @@ class Engine:
         kind, message_id = message["type"], message.get("id")
         if kind == "quit":
             return "quit"
+        if kind == "stop":
+            self.on_stop()
+            return None
         if kind == "ping":
             self.send({"type": "pong", "id": message_id} if "id" in message else {"type": "pong"})
             return None
@@ -180,10 +184,19 @@ class Engine:
                                     or not isinstance(seconds, (int, float)) or seconds <= 0):
             raise ProtocolError(f"time {seconds!r}: expected a number of seconds > 0")
         self.busy, self.thinking_on = True, message.get("id")
+        self.bot.clear_stop()
         self.worker = threading.Thread(target=self._think, daemon=True, name="serve-think",
                                        args=(observation, seconds, message.get("id")))
         self.worker.start()
         return None
+
+    def on_stop(self):
+        """Move now: the move being computed is answered with the best found
+        so far. No reply of its own (the move is the reply), and nothing to
+        do when no move is being computed: a stop that crosses the move on
+        the wire must not be taken for a mistake."""
+        if self.busy:
+            self.bot.stop()
 
     # -- thinking ----------------------------------------------------------------------
     def _think(self, observation, seconds, message_id):
