@@ -6,6 +6,7 @@ import time
 import click
 from click.core import ParameterSource
 
+from coexist_ai.cards import FAUNAS as FAUNA_NAMES
 from coexist_ai.cards import CardSetError, resolve_card_set
 
 COLOR_OPTION = click.option(
@@ -15,7 +16,7 @@ COLOR_OPTION = click.option(
 CARDS_OPTION = click.option(
     "--cards", "cards_spec", default="default", show_default=True,
     help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
-NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed")
+NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed", "fauna")
 
 
 def _card_set(spec):
@@ -70,6 +71,9 @@ def _existing_records(path):
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
               help="Your seat (seat 0 plays first).")
 @click.option("--seed", type=int, help="Deal seed (faunas and draw pile) [default: random].")
+@click.option("--fauna", type=click.Choice(FAUNA_NAMES),
+              help="Your fauna specialty; the others are drawn from the seed "
+                   "[default: all drawn from the seed].")
 @click.option("--time", "seconds", default=1.0, show_default=True,
               type=click.FloatRange(0.01, 3600),
               help="Seconds an ISMCTS bot (opponent or hint) thinks per move.")
@@ -86,7 +90,7 @@ def _existing_records(path):
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
 @click.pass_context
-def play(ctx, players, vs, seat, seed, seconds, hint_bot, resume, game, save,
+def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, save,
          cards_spec, color, no_clear):
     """Play Coexist in the terminal against bots."""
     from coexist_ai.bots import make_bot
@@ -130,7 +134,8 @@ def play(ctx, players, vs, seat, seed, seconds, hint_bot, resume, game, save,
         specs.insert(seat, gamefile.HUMAN)
         seeds = [None if p == seat else derive_seed("play", seed, p) for p in range(players)]
         names = unique_names(specs)
-        record, _ = gamefile.new_record(card_set, specs, seeds, seed, names)
+        faunas = gamefile.faunas_with(card_set, fauna, seat, players, seed) if fauna else None
+        record, _ = gamefile.new_record(card_set, specs, seeds, seed, names, faunas)
         save = save or default_save_path()
         records, index = _existing_records(save), None
         console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")

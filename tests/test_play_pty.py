@@ -269,6 +269,24 @@ def test_end_of_input_saves_the_game(spawn, tmp_path):
     assert [m for seat, m in record["moves"] if seat == 0] == made
 
 
+def test_the_person_chooses_a_fauna_and_the_rest_come_from_the_seed(spawn, tmp_path):
+    faunas = []
+    for seat in (0, 1):
+        save = tmp_path / f"fauna{seat}.jsonl"
+        program = spawn("play", "--vs", "random", "--seed", 9, "--seat", seat,
+                        "--fauna", "savannah", "--save", save)
+        decision(program)
+        program.send("\x04")
+        program.expect("end of input: the game is saved to")
+        assert program.wait() == 0
+        (record,) = load(save)
+        assert record["faunas"][seat] == "savannah"
+        faunas.append(record["faunas"])
+    assert len(set(faunas[0])) == 2 and "savannah" not in faunas[0][1:]
+    # the same seed gives the opponent the same fauna whichever seat you take
+    assert faunas[0][1] == faunas[1][0]
+
+
 def test_ctrl_c_saves_the_game(spawn, tmp_path):
     save = tmp_path / "int.jsonl"
     program = spawn("play", "--vs", "random", "--seed", 3, "--save", save)

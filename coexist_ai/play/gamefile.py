@@ -13,6 +13,7 @@ and duel files and saved games are read the same way.
 """
 import json
 import os
+import random
 import tempfile
 
 from coexist_ai import _core
@@ -20,6 +21,7 @@ from coexist_ai.errors import CoexistError
 from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
                               state_initial_deck)
 from coexist_ai.records import read_records
+from coexist_ai.schedule import derive_seed
 
 HUMAN = "human"
 UNFINISHED = "unfinished"
@@ -29,10 +31,22 @@ class GameFileError(CoexistError):
     """A record that cannot be played on or replayed as asked."""
 
 
-def new_record(card_set, specs, seeds, deal_seed, names):
+def faunas_with(card_set, fauna, seat, players, deal_seed):
+    """Faunas by seat with `fauna` at `seat`; the other seats' faunas are
+    drawn from the deal seed among the card set's other faunas."""
+    if fauna not in card_set.faunas():
+        raise GameFileError(f"fauna {fauna!r}: card set {card_set.name!r} has "
+                            f"{', '.join(card_set.faunas())}")
+    rest = [f for f in card_set.faunas() if f != fauna]
+    random.Random(derive_seed("faunas", deal_seed)).shuffle(rest)
+    return rest[:seat] + [fauna] + rest[seat:players - 1]
+
+
+def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     """A record of a game about to start (no moves yet), and its State.
-    specs/seeds/names: one per seat ("human" for a person)."""
-    state = _core.State.new(card_set, players=len(specs), seed=deal_seed)
+    specs/seeds/names: one per seat ("human" for a person); faunas: by seat
+    (default: drawn from the deal seed)."""
+    state = _core.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
     raw = state.referee_raw()
     record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
