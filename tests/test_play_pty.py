@@ -30,8 +30,8 @@ GAME_END = re.compile(r"You win!|You finish \w+ of \d|A shared first place!")
 class Program:
     """The CLI running on the slave side of a pty; we hold the master."""
 
-    def __init__(self, args, cwd, colour=False, env=None):
-        environ = package_env(TERM="xterm", COLUMNS="200")
+    def __init__(self, args, cwd, colour=False, env=None, cols=200):
+        environ = package_env(TERM="xterm", COLUMNS=str(cols))
         environ.pop("NO_COLOR", None)
         if not colour:
             environ["NO_COLOR"] = "1"
@@ -43,7 +43,7 @@ class Program:
                 os.execve(sys.executable, [*PYTHON, "-c", CLI, *args], environ)
             finally:
                 os._exit(127)
-        _set_size(self.fd, 60, 200)
+        _set_size(self.fd, 60, cols)
         self.text = ""          # all output so far, line ends as "\n"
         self.held = ""          # a "\r" that may start a "\r\n"
         self.pos = 0            # where the next expect starts looking
@@ -285,6 +285,23 @@ def test_the_person_chooses_a_fauna_and_the_rest_come_from_the_seed(spawn, tmp_p
     assert len(set(faunas[0])) == 2 and "savannah" not in faunas[0][1:]
     # the same seed gives the opponent the same fauna whichever seat you take
     assert faunas[0][1] == faunas[1][0]
+
+
+def test_a_narrow_terminal_gets_lines_folded_to_its_width(spawn, tmp_path):
+    program = spawn("play", "--players", 3, "--vs", "random", "--seed", 6,
+                    "--save", tmp_path / "narrow.jsonl", cols=50)
+    for _ in range(12):
+        moves, _ = decision(program)
+        program.line(moves[0])
+    decision(program)
+    program.send("\x04")
+    program.expect("end of input: the game is saved to")
+    lines = program.text.splitlines()
+    assert any("Conservation Center" in line for line in lines)
+    # the prompt line also holds what the person typed: the terminal wraps that
+    too_long = [line for line in lines if len(line) > 50 and len(line.split()) > 1
+                and not PROMPT.search(line)]
+    assert not too_long
 
 
 def test_ctrl_c_saves_the_game(spawn, tmp_path):

@@ -18,6 +18,7 @@ from coexist_ai.play.render import (render_final, render_moves, render_position,
 from coexist_ai.play.replay import Replay, parse_command
 from coexist_ai.play.session import hint_text
 from coexist_ai.play.style import Style, detect_style, wants_colour
+from coexist_ai.play.wrap import fold, visible_length
 
 CS = default_card_set()
 PLAIN = Style(False)
@@ -327,3 +328,25 @@ def test_session_without_a_terminal_and_a_forfeit(tmp_path):
     assert "seat 1 (bot) forfeits: crash: it fell over" in text
     assert "forfeit: crash" in text and "You win!" in text
     assert "\x1b" not in text and "is thinking" not in text
+
+
+# -- folding to the terminal's width ---------------------------------------------------
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+@pytest.mark.parametrize("colour", [False, True])
+def test_the_board_folds_to_the_width_losing_no_word(width, colour):
+    text = render_position(midgame().observation(0), style=Style(colour))
+    folded = fold(text, width)
+    for line in folded.splitlines():
+        words = line.split()
+        assert visible_length(line) <= width or len(words) == 1, line
+    assert folded.split() == text.split()
+    # nothing to fold: nothing changes
+    assert fold(text, 1000) == text
+
+
+def test_a_folded_line_goes_on_further_in():
+    line = "    Red Deer [forest-red-deer] cons 7 | on it C1 F1 | still needs C1 P1 H1"
+    first, *rest = fold(line, 40).splitlines()
+    assert first.startswith("    Red Deer") and rest
+    assert all(r.startswith(" " * 8) and not r.startswith(" " * 9) for r in rest)

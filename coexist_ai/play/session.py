@@ -6,6 +6,7 @@ record is saved at each of the person's decisions and when the session
 ends, however it ends (quit, end of input, Ctrl-C, the game's end, a crash),
 so a game is never lost; `coexist-ai play --resume FILE` continues it.
 """
+import shutil
 import sys
 import threading
 import time
@@ -16,6 +17,7 @@ from coexist_ai.play import gamefile
 from coexist_ai.play.moveinput import interpret
 from coexist_ai.play.render import (group_runs, render_final, render_moves,
                                     render_position)
+from coexist_ai.play.wrap import fold
 
 HELP = """\
 Type the number of a move, or the move itself. The start of a move is enough
@@ -51,8 +53,15 @@ class Console:
         self.interactive = _isatty(self.stdin) and _isatty(self.stdout)
         self._status_width = 0
 
+    def _fit(self, text):
+        """Folded to the terminal's width (on a terminal; a pipe or file
+        gets whole lines, which programs read more easily)."""
+        if not self.interactive:
+            return text
+        return fold(text, shutil.get_terminal_size().columns)
+
     def write(self, text=""):
-        self.stdout.write(text + "\n")
+        self.stdout.write(self._fit(text) + "\n")
         self.stdout.flush()
 
     def status(self, text):
@@ -70,7 +79,7 @@ class Console:
             self._status_width = 0
 
     def screen(self, text):
-        self.stdout.write((self.style.clear_screen() if self.clear else "") + text + "\n")
+        self.stdout.write((self.style.clear_screen() if self.clear else "") + self._fit(text) + "\n")
         self.stdout.flush()
 
     def read(self, prompt):
