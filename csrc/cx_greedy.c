@@ -9,12 +9,33 @@
  * two cautious bots pass turns until the round safeguard. */
 #define PROGRESS_PER_CARD 0.2f
 
+/* A game still going after OVERDUE_FROM rounds (most end by round 20) is
+ * stuck: typically every board is full, the Mission shows only animals,
+ * and each way out (protecting an animal to free a space) costs points
+ * that a one-turn horizon never sees repaid. From then on every card drawn
+ * (the draw pile running out ends the game) and, half as much, every free
+ * space (where the next card drawn goes) counts for more each round, until
+ * leaving the deadlock is worth its price and the game goes on to a real
+ * end instead of the round safeguard. Housing a card must gain on balance,
+ * hence the half. */
+#define FREE_SPACE_URGENCY 0.5f
+#define OVERDUE_FROM 20
+#define OVERDUE_PER_ROUND 0.25f
+
+static float urgency(const cx_state *s) {
+    return s->rounds > OVERDUE_FROM ? OVERDUE_PER_ROUND * (float)(s->rounds - OVERDUE_FROM)
+                                    : 0.0f;
+}
+
 float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat) {
     float scores[CX_MAX_PLAYERS], best_other = -1e9f;
     cx_estimate_scores(s, cs, scores);
     for (int q = 0; q < s->n_players; q++)
         if (q != seat && scores[q] > best_other) best_other = scores[q];
-    return scores[seat] - best_other + PROGRESS_PER_CARD * (float)s->deck_pos;
+    const cx_player *pl = &s->players[seat];
+    float free = (float)cx_room(pl, cs);
+    return scores[seat] - best_other + PROGRESS_PER_CARD * (float)s->deck_pos
+         + urgency(s) * ((float)s->deck_pos + FREE_SPACE_URGENCY * free);
 }
 
 typedef struct {
@@ -38,10 +59,13 @@ static int first_visit(turn_search *ts, uint64_t h) {
 
 /* The moves worth trying: shuffling tokens between animals or back to the
  * pool only reorders what an assignment already did, so the search leaves
- * `move` and `unassign` out unless nothing else is legal. */
+ * `move` and `unassign` out unless nothing else is legal -- or the game is
+ * overdue, when emptying an animal so that it can be protected may be the
+ * only way to free a space. */
 static int candidate_moves(const cx_state *s, const cx_cardset *cs,
                            cx_action *moves) {
     int n = cx_legal_actions(s, cs, moves), kept = 0;
+    if (urgency(s) > 0.0f) return n;
     for (int i = 0; i < n; i++) {
         int kind = CX_ACTION_KIND(moves[i]);
         if (kind != CX_A_MOVE && kind != CX_A_UNASSIGN) moves[kept++] = moves[i];
