@@ -165,10 +165,11 @@ static float expected_end(const cx_state *s) {
  * each turn "wait, then play on" looks as good as "play on now". The delay
  * is measured against the end expected at the searched position, counting
  * the end the evaluated position itself expects, so that a rollout cut off
- * before the end still tells a game moving on from one marking time; a
- * line that ends sooner than expected is not discounted at all. A losing
- * seat's reward is near 0 whatever the length, so it gains nothing by
- * dragging the game on. */
+ * before the end still tells a game moving on from one marking time. The
+ * delay is negative for a line that moves on faster than one card a turn,
+ * and its reward then grows a little (not capped at 1: only differences
+ * between moves matter to the search). A losing seat's reward is near 0
+ * whatever the length, so it gains nothing by dragging the game on. */
 static void discount_delay(float *reward, const cx_state *root,
                            const cx_state *leaf, float discount) {
     float delay = expected_end(leaf) - expected_end(root);
