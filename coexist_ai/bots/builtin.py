@@ -65,5 +65,7 @@ class IsmctsBot(Bot):
         p = self.params
         result = self.searcher.search(observation, iterations=p["iterations"],
                                       seconds=p["time"])
-        self.info = result
+        # the discount lets a fast line's mean reward pass 1 a little; what
+        # the bot reports is the expected result, 0 (last) to 1 (first)
+        self.info = dict(result, value=min(1.0, max(0.0, result["value"])))
         return result["action"]
