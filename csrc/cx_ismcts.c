@@ -172,9 +172,8 @@ static float expected_end(const cx_state *s) {
  * whatever the length, so it gains nothing by dragging the game on. */
 static void discount_delay(float *reward, const cx_state *root,
                            const cx_state *leaf, float discount) {
-    float delay = expected_end(leaf) - expected_end(root);
     if (discount >= 1.0f) return;
-    float factor = powf(discount, delay);
+    float factor = powf(discount, expected_end(leaf) - expected_end(root));
     for (int p = 0; p < leaf->n_players; p++) reward[p] *= factor;
 }
 
