@@ -41,16 +41,22 @@ cdef class CoreCardSet:
         self.card_set = card_set
 
 
+# Packed card sets by content (sha256), the most recently used last. Keyed by
+# content, not identity, and bounded: a server or worker that loads the same
+# set for every game keeps one copy, and one that sees many sets keeps a few.
+_CORE_CACHE_SIZE = 16
 _core_cache = {}
 
 
 def core_card_set(card_set):
-    """The packed C card set of a CardSet, built once per card set."""
-    key = id(card_set)
-    hit = _core_cache.get(key)
-    if hit is None or hit.card_set is not card_set:
+    """The packed C card set of a CardSet, built once per content."""
+    key = card_set.sha256
+    hit = _core_cache.pop(key, None)
+    if hit is None:
         hit = CoreCardSet(card_set)
-        _core_cache[key] = hit
+        while len(_core_cache) >= _CORE_CACHE_SIZE:
+            del _core_cache[next(iter(_core_cache))]
+    _core_cache[key] = hit
     return hit
 
 
@@ -193,7 +199,7 @@ cdef class Position:
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return (other.card_set is self.core.card_set and
+        return (other.card_set == self.core.card_set and
                 (<Position>other)._bytes() == self._bytes())
 
     cdef bytes _bytes(self):
