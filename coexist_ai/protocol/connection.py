@@ -185,12 +185,19 @@ class Connection:
         """The next message the bot writes (blank lines skipped).
         PeerFailure: `timeout_kind` if none comes before the deadline, crash
         on end of output, illegal for a line that is not a message."""
+        message = self.next_message(deadline, what)
+        if message is None:
+            within = f" within {allowed:.3g} s" if allowed else " in time"
+            raise PeerFailure(timeout_kind, f"no reply to {what}{within}")
+        return message
+
+    def next_message(self, deadline, what):
+        """Like `receive`, but None if nothing comes before the deadline."""
         while True:
             while not self._events and "out" in self._open:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    within = f" within {allowed:.3g} s" if allowed else " in time"
-                    raise PeerFailure(timeout_kind, f"no reply to {what}{within}")
+                    return None
                 self._pump(remaining)
             if not self._events:
                 raise PeerFailure("crash", f"the bot {self.exit_status()} "

@@ -9,6 +9,7 @@ reads on. `quit` leaves at once; end of input leaves once a move being
 computed has been sent.
 """
 import json
+import re
 import threading
 
 from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, make_bot, parse_spec
@@ -85,7 +86,8 @@ class Engine:
             return None
         if self.busy:
             self.send(error_reply(message_id, f"busy with move request {self.thinking_on!r}: "
-                                              "until its reply only ping and quit are answered"))
+                                              "until its reply only ping, stop and quit are "
+                                              "answered"))
             return None
         try:
             reply = getattr(self, "on_" + kind)(message)
@@ -154,10 +156,8 @@ class Engine:
         if not (_whole(players) and 2 <= players <= 4 and _whole(seat) and 0 <= seat < players):
             raise ProtocolError(f"seat {seat!r} of players {players!r}: expected 2..4 players "
                                 "and a seat below that")
-        seed = message.get("seed")
+        seed = _seed_of(message)
         if seed is not None:
-            if not _whole(seed):
-                raise ProtocolError(f"seed {seed!r} is not a whole number")
             self.params = dict(self.params, seed=seed % 2**63)
         self.bot = self._make_bot()
         self.bot.new_game(seat, players)
@@ -253,6 +253,20 @@ class Engine:
             raise ProtocolError(f"the observation's card set {json.dumps(named)[:200]} is "
                                 "unknown here: send it in newgame's \"card_set\"")
         return card_set
+
+
+def _seed_of(message):
+    """newgame's seed: `seed_string` (exact, for frontends whose numbers
+    are doubles) if given, else `seed`; None if neither."""
+    text = message.get("seed_string")
+    if text is not None:
+        if not (isinstance(text, str) and re.fullmatch(r"-?[0-9]{1,40}", text)):
+            raise ProtocolError(f"seed_string {text!r} is not a whole number in decimal")
+        return int(text)
+    seed = message.get("seed")
+    if seed is not None and not _whole(seed):
+        raise ProtocolError(f"seed {seed!r} is not a whole number")
+    return seed
 
 
 def _whole(value):
