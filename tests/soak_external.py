@@ -33,10 +33,11 @@ def bot_specs(marker):
             "cmd:" + shlex.join([sys.executable, SPAWNING, marker])]
 
 
-def snapshot(marker):
-    """What this process holds now."""
+def snapshot(marker, before=()):
+    """What this process holds now; `processes` leaves out those in `before`
+    (a test suite's own helpers, such as multiprocessing's resource tracker)."""
     return {"fds": len(os.listdir("/proc/self/fd")), "threads": threading.active_count(),
-            "rss_kb": _rss_kb(), "processes": len(live_processes(marker))}
+            "rss_kb": _rss_kb(), "processes": len(set(live_processes(marker)) - set(before))}
 
 
 def _rss_kb():
@@ -88,6 +89,7 @@ def play_games(games, marker, on_game):
     on_game(index, record, snapshot) after each."""
     card_set = default_card_set()
     specs = bot_specs(marker)
+    before = live_processes(marker)
     for game in range(games):
         spec = specs[game % len(specs)]
         bots = [make_bot(spec, game), make_bot("random", game + 1)]
@@ -96,32 +98,34 @@ def play_games(games, marker, on_game):
         finally:
             for bot in bots:
                 bot.close()
-        on_game(game, record, snapshot(marker))
+        on_game(game, record, snapshot(marker, before))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--warm-up", type=int, default=50)
     args = parser.parse_args()
     marker = f"coexist-soak-{os.getpid()}"
     start = time.monotonic()
     print(f"{'games':>6} {'fds':>4} {'threads':>7} {'rss KB':>8} {'procs':>5} {'s':>6}")
-    snapshots = []
+    seen = {"fds": set(), "threads": set(), "processes": set(), "rss_kb": []}
 
     def report(game, record, snap):
         assert record["end"] == "normal", record["forfeits"]
-        snapshots.append(snap)
+        for key in ("fds", "threads", "processes"):     # sets: no memory kept per game
+            seen[key].add(snap[key])
+        if game + 1 == args.warm_up or game + 1 == args.games:
+            seen["rss_kb"].append(snap["rss_kb"])
         if (game + 1) % max(1, args.games // 20) == 0 or game == 0:
             print(f"{game + 1:>6} {snap['fds']:>4} {snap['threads']:>7} {snap['rss_kb']:>8} "
                   f"{snap['processes']:>5} {time.monotonic() - start:>6.1f}", flush=True)
 
     play_games(args.games, marker, report)
-    warm = snapshots[min(len(snapshots) - 1, 50)]
-    rss = [s["rss_kb"] for s in snapshots[50:]] or [warm["rss_kb"]]
-    print(f"after game 51: rss {warm['rss_kb']} KB; then min {min(rss)}, max {max(rss)}, "
-          f"last {snapshots[-1]['rss_kb']} KB; fds {sorted({s['fds'] for s in snapshots})}, "
-          f"threads {sorted({s['threads'] for s in snapshots})}, processes "
-          f"{sorted({s['processes'] for s in snapshots})}; "
+    warm, last = seen["rss_kb"][0], seen["rss_kb"][-1]
+    print(f"rss after game {args.warm_up}: {warm} KB, after game {args.games}: {last} KB "
+          f"({last - warm:+d} KB); fds {sorted(seen['fds'])}, threads "
+          f"{sorted(seen['threads'])}, processes {sorted(seen['processes'])}; "
           f"{(time.monotonic() - start) / args.games * 1000:.0f} ms a game")
 
 

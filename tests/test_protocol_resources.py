@@ -40,6 +40,8 @@ def marker():
 def test_a_bot_whose_children_left_its_session_is_killed_with_them():
     mark = marker()
     left = mark + "-left-behind"
+    before = soak_external.live_processes(mark)
+    threads = threading.active_count()
     conn = Connection([*PYTHON, soak_external.SPAWNING, mark])
     conn.start()
     try:
@@ -51,25 +53,24 @@ def test_a_bot_whose_children_left_its_session_is_killed_with_them():
         fds = len(os.listdir("/proc/self/fd"))
     finally:
         conn.kill()
-    assert soak_external.live_processes(mark) == []
+    assert set(soak_external.live_processes(mark)) <= set(before)
     assert len(os.listdir("/proc/self/fd")) == fds - 3      # stdin, stdout, stderr
-    assert threading.active_count() == 1
+    assert threading.active_count() == threads
 
 
 def test_hundreds_of_external_games_leave_nothing_behind():
     mark = marker()
-    snapshots = []
+    held = []           # (fds, threads) after each game; a tuple of ints keeps no memory
 
     def after(game, record, snap):
         assert record["end"] == "normal", record["forfeits"]
-        assert snap["processes"] == 0, (game, soak_external.live_processes(mark))
-        snapshots.append(snap)
+        assert snap["processes"] == 0, (game, snap)
+        held.append((snap["fds"], snap["threads"], snap["rss_kb"]))
 
     soak_external.play_games(200, mark, after)
-    warm = snapshots[WARM_UP]
-    for snap in snapshots[WARM_UP:]:
-        assert (snap["fds"], snap["threads"]) == (warm["fds"], warm["threads"]), snap
-    assert snapshots[-1]["rss_kb"] - warm["rss_kb"] <= MEMORY_BOUND_KB, (warm, snapshots[-1])
+    warm = held[WARM_UP]
+    assert {h[:2] for h in held[WARM_UP:]} == {warm[:2]}, held
+    assert held[-1][2] - warm[2] <= MEMORY_BOUND_KB, (warm, held[-1])
 
 
 @pytest.mark.parametrize("distinct", [False, True], ids=["same set", "a new set each time"])
