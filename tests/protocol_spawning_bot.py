@@ -29,5 +29,5 @@ if os.fork() == 0:                  # the classic daemon: fork, setsid, fork
     os._exit(0)
 os.wait()
 
-# then become bots/examples/first_legal.py, children and all
-os.execv(sys.executable, [sys.executable, FIRST_LEGAL])
+# then become bots/examples/first_legal.py (MARKER still on the command line)
+os.execv(sys.executable, [sys.executable, FIRST_LEGAL, MARKER])

@@ -21,7 +21,7 @@ from coexist_ai.cli import main
 from coexist_ai.match import BotFailure, play_game
 from coexist_ai.protocol.check import check_bot
 from coexist_ai.protocol.client import ExternalBot
-from coexist_ai.protocol.connection import STDERR_KEEP, Connection
+from coexist_ai.protocol.connection import STDERR_KEEP, Connection, PeerFailure
 from coexist_ai.protocol.specs import typed_option
 from coexist_ai.records import read_records
 from coexist_ai.results import Standings
@@ -438,3 +438,29 @@ def test_protocol_check_command_exit_codes():
     bad = runner.invoke(main, ["protocol", "check", "--move-time", "0.3", "--",
                                PY, BROKEN, "garbage", "1"])
     assert bad.exit_code == 1 and "unreadable reply" in bad.output
+
+
+@pytest.mark.parametrize("code, status", [
+    ("import sys; sys.exit(3)", "exited with code 3"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "killed by signal SIGSEGV"),
+])
+def test_the_frontend_sees_the_bots_own_exit_status(code, status):
+    """On Linux the bot runs under the launcher, which leaves the way the
+    bot did."""
+    conn = Connection([PY, "-c", code])
+    conn.start()
+    try:
+        with pytest.raises(PeerFailure) as failure:
+            conn.request({"type": "hello", "protocol": 1}, 10, "hello", "stall", "hello")
+        assert failure.value.kind == "crash" and status in failure.value.message
+    finally:
+        conn.kill()
+
+
+def test_a_command_that_cannot_start_is_a_crash_that_says_why(tmp_path):
+    bot = make_bot("cmd:" + str(tmp_path / "no-such-bot"))
+    bot.new_game(0, 2)
+    with pytest.raises(BotFailure) as failure:
+        bot.choose(_core.State.new(players=2, seed=1).observation(0))
+    assert failure.value.kind == "crash"
+    assert "cannot start" in failure.value.detail and "No such file" in failure.value.detail

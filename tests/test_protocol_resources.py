@@ -108,3 +108,39 @@ def ask(proc, message):
 def rss_kb(pid):
     with open(f"/proc/{pid}/status") as f:
         return int(next(line for line in f if line.startswith("VmRSS:")).split()[1])
+
+
+FRONTEND = """
+import sys, time
+from coexist_ai.protocol.connection import Connection
+conn = Connection(sys.argv[1:])
+conn.start()
+conn.request({"type": "hello", "protocol": 1}, 10, "hello", "stall", "hello")
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_bot_and_its_children_die_with_a_frontend_that_was_killed():
+    mark = marker()
+    frontend = subprocess.Popen([*PYTHON, "-c", FRONTEND, *PYTHON, soak_external.SPAWNING,
+                                 mark], stdout=subprocess.PIPE, text=True)
+    try:
+        assert frontend.stdout.readline() == "ready\n"
+        def bots():               # the launcher, the bot, the two it left behind
+            return set(soak_external.marked_processes(mark)) - {frontend.pid}
+        wait_for(lambda: len(bots()) == 4)
+        assert len(bots()) == 4
+    finally:
+        frontend.kill()           # SIGKILL: no finalizer runs
+        frontend.wait()
+    wait_for(lambda: not soak_external.marked_processes(mark))
+    assert soak_external.marked_processes(mark) == []
+
+
+def wait_for(condition, seconds=20):
+    """Until `condition()` holds, or `seconds` have passed (the caller then
+    asserts it, so a slow machine only waits longer)."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)

@@ -95,7 +95,22 @@ def wait_for_end(bot, frontend):
             return None
         if os.getppid() != frontend:
             return None
-        pid, status = os.waitpid(bot, os.WNOHANG)
+        status = reap(bot)
+        if status is not None:
+            return status
+
+
+def reap(bot):
+    """Reap every child that has exited (orphans we adopted too, so that
+    none stays a zombie until the game ends); the bot's wait status if it
+    was among them."""
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return None
+        if pid == 0:
+            return None
         if pid == bot:
             return status
 
