@@ -15,7 +15,7 @@ from typing import Any
 from coexist_ai.cards import (
     ANIMAL_FIELDS, BYTE, CARETAKER_COLOURS, CARETAKER_FIELDS, COLOUR_NAMES,
     DEFAULT_RULES, EFFECT_FIELDS, EFFECT_KINDS, EFFECT_PARAMETERS, FAUNAS,
-    ID_PATTERN, MAX_CAPTURE_BONUS, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
+    ID_PATTERN, MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
     MAX_SPACES, MAX_START_RECRUIT, SUPPLY, TOKEN_COLOURS, TOP_FIELDS, Card,
     CardSet, Effect, _Where)
 
@@ -272,7 +272,8 @@ def _check_engine_limits(cards: list[Card], rules: Mapping[str, int],
         _Where(source, f"{kind} {card.id!r}").fail(
             None, f"card number {MAX_CARDS + 1} of {len(cards)}: a card set "
                   f"holds at most {MAX_CARDS} cards (the engine's CX_MAX_CARDS)")
-    spaces, start_recruits, capture_bonus = rules["center_spaces"], 0, 0
+    spaces, start_recruits = rules["center_spaces"], 0
+    capture = rules["capture_limit"]   # a seat may own every capture_bonus
     for card in cards[:first_caretaker]:
         kind = card.effect.kind if card.effect else None
         where = _Where(source, f"animal {card.id!r}")
@@ -289,8 +290,9 @@ def _check_engine_limits(cards: list[Card], rules: Mapping[str, int],
                            f": at most {MAX_START_RECRUIT} in a card set "
                            "(the engine's CX_MAX_START_RECRUIT)")
         elif kind == "capture_bonus":
-            capture_bonus += card.effect.amount  # type: ignore[union-attr,operator]
-            if capture_bonus > MAX_CAPTURE_BONUS:
-                where.fail("effect.amount", f"capture_bonus amounts add up to "
-                           f"{capture_bonus}: at most {MAX_CAPTURE_BONUS} in a "
-                           "card set (the capture limit is one byte)")
+            capture += card.effect.amount  # type: ignore[union-attr,operator]
+            if capture > MAX_CAPTURE:
+                where.fail("effect.amount", f"capture_limit {rules['capture_limit']} "
+                           f"plus the capture_bonus amounts makes {capture}: at "
+                           f"most {MAX_CAPTURE} (the engine's CX_MAX_CAPTURE: "
+                           "a turn's capture total is one byte)")

@@ -579,12 +579,17 @@ def test_too_many_start_recruits(tmp_path):
     assert error.field == "effect.kind" and "at most 16" in str(error)
 
 
-def test_capture_bonuses_adding_past_200(tmp_path):
+def test_capture_limit_plus_bonuses_past_one_byte(tmp_path):
+    # capture_limit 255 with bonuses would wrap the turn's capture total
     bonus = '{ kind = "capture_bonus", amount = 100 }'
     text = BASE + "".join(animal_block(f"sea-b{i}", "sea", bonus) for i in range(3))
     error = load_error(tmp_path, text)
     assert error.card == "animal 'sea-b2'" and error.field == "effect.amount"
-    assert "add up to 300" in str(error)
+    assert "makes 309: at most 255" in str(error)
+    wide = edited("capture_limit = 9", "capture_limit = 255")
+    error = load_error(tmp_path, wide + animal_block("sea-b0", "sea", bonus.replace("100", "1")))
+    assert error.card == "animal 'sea-b0'" and "makes 256" in str(error)
+    assert loads_card_set(wide)
 
 
 # ---- unreadable files --------------------------------------------------------------
