@@ -18,6 +18,11 @@ from coexist_ai.cards import (
     ID_PATTERN, MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
     MAX_SPACES, MAX_START_RECRUIT, SUPPLY, TOKEN_COLOURS, TOP_FIELDS, Card,
     CardSet, Effect, _Where)
+from coexist_ai.notation import COLOURS, WORDS
+
+# `discard c` must name one thing: a colour or a card, never both
+RESERVED_IDS = frozenset(COLOURS.lower()) | frozenset(WORDS)
+
 
 def card_set_from_data(data: Mapping[str, Any], source: str = "<data>") -> CardSet:
     """Validate already-parsed card-set data (a TOML document as a dict)."""
@@ -38,7 +43,6 @@ def card_set_from_data(data: Mapping[str, Any], source: str = "<data>") -> CardS
     _check_unique_ids(cards, first_caretaker, source)
     _check_engine_limits(cards, rules, source, first_caretaker)
     return CardSet(name, tuple(cards), rules, source)
-
 
 def _card_where(source: str, kind: str, position: int, table: Any) -> _Where:
     return _Where(source, _card_label(kind, position, table))
@@ -177,6 +181,10 @@ def _card_id(value: Any, where: _Where) -> str:
     if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
         where.fail("id", "expected lowercase letters, digits and '-' only "
                          f"([a-z0-9-]+), got {value!r}")
+    if value in RESERVED_IDS:
+        where.fail("id", f"{value!r} is a word of the move notation; card ids "
+                         f"may not be a colour letter ({', '.join(COLOURS.lower())}) "
+                         f"or one of: {', '.join(WORDS)}")
     return value
 
 

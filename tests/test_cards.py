@@ -691,3 +691,13 @@ else:
             assert str(error).startswith("fuzz.toml: "), path
         else:
             assert len(card_set.to_c_bytes()) == C_CARDSET_SIZE
+
+
+@pytest.mark.parametrize("card_id", ["c", "f", "p", "h", "s", "end", "discard",
+                                     "train", "pass", "skip"])
+def test_card_ids_may_not_be_words_of_the_notation(tmp_path, card_id):
+    # `discard c` must mean one thing: the colour C or a card, not both
+    error = load_error(tmp_path, edited('id = "forest-k1"', f'id = "{card_id}"'))
+    assert error.field == "id" and "word of the move notation" in str(error)
+    error = load_error(tmp_path, edited('id = "sea-otter"', f'id = "{card_id}"'))
+    assert error.card.startswith("animal")
