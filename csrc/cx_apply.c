@@ -242,7 +242,12 @@ static void apply_apply(cx_state *s, const cx_cardset *cs, cx_player *p) {
     }
 }
 
+static int pending_effect(const cx_state *s, const cx_cardset *cs) {
+    return cs->cards[s->effect_card].effect;
+}
+
 static void apply_house(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
+    if (s->phase == CX_PH_EFFECT && pending_effect(s, cs) != CX_EFF_HOUSE_ONE) return;
     if (!house(s, p, card)) return;
     if (s->phase == CX_PH_EFFECT) { effect_done(s); return; }
     int used = s->capture_used + cs->cards[card].capture;
@@ -251,6 +256,8 @@ static void apply_house(cx_state *s, const cx_cardset *cs, cx_player *p, int car
 }
 
 static void apply_recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+    if (s->phase == CX_PH_EFFECT && pending_effect(s, cs) != CX_EFF_RECRUIT_MISSION)
+        return;
     if (!recruit(s, cs, p, x)) return;
     if (s->phase == CX_PH_EFFECT) s->step++;
     else s->phase = CX_PH_RECRUIT;
@@ -258,7 +265,7 @@ static void apply_recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x
 
 static void move_token(cx_player *p, int x, int from, int to) {
     int i = cx_slot_of(p, from), j = cx_slot_of(p, to);
-    if (i < 0 || j < 0) return;
+    if (i < 0 || j < 0 || i == j || !p->board[i].movable[x]) return;
     cx_slot *a = &p->board[i], *b = &p->board[j];
     a->on[x]--; a->movable[x]--;
     b->on[x]++;
@@ -266,7 +273,7 @@ static void move_token(cx_player *p, int x, int from, int to) {
 
 static void unassign(cx_player *p, int x, int card) {
     int i = cx_slot_of(p, card);
-    if (i < 0) return;
+    if (i < 0 || !p->board[i].movable[x]) return;
     cx_slot *sl = &p->board[i];
     sl->on[x]--; sl->movable[x]--;
     p->pool[x]++;
@@ -274,7 +281,7 @@ static void unassign(cx_player *p, int x, int card) {
 
 static void assign(cx_player *p, int x, int card) {
     int i = cx_slot_of(p, card);
-    if (i < 0) return;
+    if (i < 0 || !(x == CX_S ? p->track : p->pool[x])) return;
     cx_slot *sl = &p->board[i];
     sl->on[x]++;
     if (x == CX_S) p->track--; else p->pool[x]--;
@@ -287,16 +294,34 @@ static void discard_token(cx_state *s, const cx_cardset *cs, cx_player *p, int x
     if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
 }
 
+/* the decisions in which each kind of move can be legal (bit: phase) */
+#define IN(ph) (1u << CX_PH_##ph)
+static const uint16_t KIND_PHASES[CX_NUM_ACTION_KINDS] = {
+    [CX_A_PASS] = IN(CHOOSE),
+    [CX_A_END] = IN(RECRUIT) | IN(HOUSE) | IN(CENTER) | IN(TRAIN) | IN(EFFECT),
+    [CX_A_CENTER] = IN(CHOOSE), [CX_A_TRAIN_START] = IN(CHOOSE),
+    [CX_A_APPLY] = IN(START) | IN(EFFECT), [CX_A_SKIP] = IN(START) | IN(EFFECT),
+    [CX_A_RECRUIT] = IN(CHOOSE) | IN(RECRUIT) | IN(EFFECT),
+    [CX_A_HOUSE] = IN(CHOOSE) | IN(HOUSE) | IN(EFFECT),
+    [CX_A_PROTECT] = IN(CENTER), [CX_A_ASSIGN] = IN(CENTER), [CX_A_MOVE] = IN(CENTER),
+    [CX_A_UNASSIGN] = IN(CENTER), [CX_A_RELEASE] = IN(CENTER),
+    [CX_A_TRAIN] = IN(TRAIN),
+    [CX_A_DISCARD_TOKEN] = IN(DISCARD), [CX_A_DISCARD_ANIMAL] = IN(DISCARD),
+};
+#undef IN
+
 void cx_apply(cx_state *s, const cx_cardset *cs, cx_action a) {
     cx_player *p = CX_CUR(s);
     int x = CX_ACTION_X(a), y = CX_ACTION_Y(a);
     int ca = CX_ACTION_A(a), cb = CX_ACTION_B(a);
-    /* colours and cards index arrays below: out of range, nothing happens
-     * (pool[] has no S, so caretaker moves also need x < CX_S) */
-    if (ca >= cs->n_cards || cb >= cs->n_cards || x >= CX_NUM_TOKENS ||
-        y >= CX_NUM_CARETAKERS || s->phase == CX_PH_OVER)
-        return;
+    /* colours and cards index arrays below: out of range, or a kind of move
+     * that has no place in this decision, nothing happens (pool[] has no S,
+     * so caretaker moves also need x < CX_S) */
     int kind = CX_ACTION_KIND(a);
+    if (ca >= cs->n_cards || cb >= cs->n_cards || x >= CX_NUM_TOKENS ||
+        y >= CX_NUM_CARETAKERS || kind >= CX_NUM_ACTION_KINDS ||
+        !(KIND_PHASES[kind] >> s->phase & 1))
+        return;
     if (x == CX_S && kind != CX_A_ASSIGN) return;
     switch (kind) {
     case CX_A_PASS: check_capacity_then_finish(s, cs); break;

@@ -267,3 +267,19 @@ def test_capture_total_stays_within_the_limit_at_the_widest_set():
 
 def test_notation_colours_match_the_engine():
     assert "".join(COLOURS) == "".join(_core.COLOURS)
+
+
+def test_unchecked_moves_out_of_their_decision_or_without_tokens_change_nothing():
+    # found by tests/sanitize/fuzz_core.py: `center` in an effect decision
+    # left its effect card set; `assign S` with an empty track wrapped it
+    st = load(house_one_pending(FOREST[:2]))
+    before = st.referee_bytes()
+    for action in (make_action(2), make_action(9, x=4, a=CS.index_of(FOREST[0])),
+                   make_action(14, x=0), make_action(0)):
+        st.apply_unchecked(action)
+        assert st.referee_bytes() == before
+    center = position(seats=[dict(board=[FOREST[0]])], phase="center")
+    before = center.referee_bytes()
+    center.apply_unchecked(make_action(9, x=4, a=CS.index_of(FOREST[0])))   # no S
+    center.apply_unchecked(make_action(11, x=0, a=CS.index_of(FOREST[0])))  # none on it
+    assert center.referee_bytes() == before
