@@ -183,22 +183,15 @@ def fuzz_json(rng, counts, positions, n):
         counts["json_tried"] += 2
 
 
-def byte_places(raw, prefix=()):
+def byte_places(raw):
     """Paths of every byte of a raw struct dict."""
-    if isinstance(raw, dict):
-        for key, value in raw.items():
-            yield from byte_places(value, prefix + (key,))
-    elif isinstance(raw, list):
-        for i, value in enumerate(raw):
-            yield from byte_places(value, prefix + (i,))
-    else:
-        yield prefix
+    return [p for p in paths(raw) if not isinstance(get(raw, p), (dict, list))]
 
 
 def fuzz_raw(rng, counts, positions, n):
     for i in range(n):
         raw = rng.choice(positions).referee_raw()
-        places = list(byte_places(raw))
+        places = byte_places(raw)
         for _ in range(rng.randrange(1, 4)):
             path = rng.choice(places)
             parent = raw
