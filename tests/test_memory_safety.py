@@ -283,3 +283,30 @@ def test_unchecked_moves_out_of_their_decision_or_without_tokens_change_nothing(
     center.apply_unchecked(make_action(9, x=4, a=CS.index_of(FOREST[0])))   # no S
     center.apply_unchecked(make_action(11, x=0, a=CS.index_of(FOREST[0])))  # none on it
     assert center.referee_bytes() == before
+
+
+def test_serve_answers_a_position_past_the_limits_with_an_error_and_goes_on():
+    # the 16-animal board made `serve ismcts` spin forever inside a search
+    from cli_process import cli_argv, cli_env, ROOT
+    bad = house_one_pending((FOREST + AIR[1:])[:16])
+    bad.pop("draw_pile_order")
+    bad.update(format="coexist-observation", viewer=0,
+               draw_pile_contents=sorted(c.id for c in CS.cards
+                                         if c.fauna in ("forest", "air") and c.id not in
+                                         set(bad["mission"]) | {MARTEN} |
+                                         set((FOREST + AIR[1:])[:16])))
+    bad["draw_pile_size"] = len(bad["draw_pile_contents"])
+    good = json.loads(_core.State.new(seed=4).observation(0).to_json())
+    lines = [{"type": "hello", "id": 1, "protocol": 1},
+             {"type": "newgame", "id": 2, "seat": 0, "players": 2, "seed": 5},
+             {"type": "move", "id": 3, "observation": bad, "legal": ["skip"], "time": 1.0},
+             {"type": "move", "id": 4, "observation": good,
+              "legal": _core.State.new(seed=4).legal_moves(), "time": 0.2}]
+    text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
+    done = subprocess.run(cli_argv("serve", "ismcts:iterations=200"), input=text,
+                          cwd=ROOT, env=cli_env(), capture_output=True, text=True,
+                          timeout=120)
+    replies = {r.get("id"): r for r in map(json.loads, done.stdout.splitlines())
+               if r.get("type") != "info"}
+    assert replies[3]["type"] == "error" and "invariant 10" in replies[3]["message"]
+    assert replies[4]["type"] == "move"
