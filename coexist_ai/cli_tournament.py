@@ -104,13 +104,27 @@ def unique_names(specs):
               help="Parallel games [default: all cores].")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Append game records here (rerun to resume).")
-@click.option("--sprt", help="elo0,elo1,alpha,beta: stop when the test decides.")
+@click.option("--sprt", help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05): the generalized "
+              "SPRT on complete deals; stop when it decides.")
 @click.option("--cards", "cards_spec", default="default", show_default=True)
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress line.")
 @backend_options
 def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
          backend, address):
-    """BOT_A against BOT_B (default: ISMCTS against the heuristic bot)."""
+    """BOT_A against BOT_B (default: ISMCTS against the heuristic bot).
+
+    Games come in deals played under every seat rotation. The live line
+    shows the score, the Elo of BOT_A with its 95% interval (the figures of
+    the final table) and, with --sprt, the log-likelihood ratio and its
+    bounds; the SPRT decides only on complete deals. Ctrl-C prints the
+    table so far and the command that resumes (exit status 130).
+
+    \b
+    Examples:
+      coexist-ai duel ismcts:iterations=10000 greedy --games 200 --out duel.jsonl
+      coexist-ai duel ismcts:iterations=2000 ismcts:iterations=1000 \\
+          --games 2000 --sprt 0,50,0.05,0.05 --out sprt.jsonl
+    """
     from coexist_ai import tournament as tm
     from coexist_ai.sprt import Sprt
     sprt_params = parse_sprt(sprt) if sprt else None
@@ -183,7 +197,16 @@ def _whole(data, key, default, path, low=None, high=None):
 
 @click.group()
 def tournament():
-    """Round robins and gauntlets over any number of bots."""
+    """Round robins and gauntlets over any number of bots, and what their
+    records say: rating tables, exports for other programs, reports.
+
+    \b
+    Examples:
+      coexist-ai tournament run tournaments/ladder.toml --out ladder.jsonl
+      coexist-ai tournament ratings ladder.jsonl duel.jsonl --anchor greedy
+      coexist-ai tournament export ladder.jsonl --format pgn --out ladder.pgn
+      coexist-ai tournament report ladder.jsonl --out ladder.html
+    """
 
 
 def _refuse_options_the_config_sets(ctx):
@@ -212,7 +235,17 @@ def _refuse_options_the_config_sets(ctx):
 @backend_options
 def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
                    backend, address):
-    """Play a tournament from CONFIG (TOML) or from --bots."""
+    """Play a tournament from CONFIG (TOML) or from --bots.
+
+    The live line shows the standings (the table's Elo) and the time left;
+    the results table follows. Rerun the same command with the same --out
+    to resume; Ctrl-C prints the standings so far and that command.
+
+    \b
+    Examples:
+      coexist-ai tournament run tournaments/quick.toml --out quick.jsonl
+      coexist-ai tournament run --bots random,greedy,ismcts:iterations=500 --rounds 4
+    """
     from coexist_ai import tournament as tm
     if bool(config) == bool(bots):
         raise click.UsageError("give either a CONFIG file or --bots A,B,...")

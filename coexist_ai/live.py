@@ -7,7 +7,7 @@ import time
 from coexist_ai import ratings
 from coexist_ai.tables import interval_text, signed
 
-INTERVAL_EVERY = 1.0    # seconds between two bootstrap intervals of a duel
+INTERVAL_SHARE = 0.1    # at most this share of the time goes to live intervals
 
 
 def cut(name, width):
@@ -20,21 +20,21 @@ class LiveLine:
 
     def __init__(self, standings):
         self.standings = standings
-        self.row, self.deals, self.when = None, -1, 0.0
+        self.row, self.deals, self.games, self.when, self.cost = None, -1, -1, 0.0, 0.0
 
-    def __call__(self, width):
+    def __call__(self, width, final=False):
         s = self.standings
         if not s.records:
             return ""
         if s.tournament and len(s.tournament.entrants) == 2:
-            return self._duel(width)
+            return self._duel(width, final)
         return self._standings(width)
 
-    def _duel(self, width):
+    def _duel(self, width, final):
         s = self.standings
         wins, draws, losses = s.pair_scores(0)
         estimate = ratings.point_estimates(s, s.anchor)[0]
-        row = self._interval()
+        row = self._interval(final)
         interval = (interval_text(row) if row else "n/a").replace(", ", ",")
         rest = f" {wins}-{draws}-{losses} "
         tail = f" Elo {signed(estimate) if not math.isnan(estimate) else '?'} {interval}"
@@ -44,16 +44,19 @@ class LiveLine:
         a, b = s.names[0], s.names[1]
         return (cut(a, room) + rest + cut(b, room) + tail)[:width]
 
-    def _interval(self):
+    def _interval(self, final):
         """The table's interval for the first bot, recomputed when a deal
-        has been added, at most once a second (the bootstrap is the costly
-        part of the line)."""
+        has been added, but not so often that the bootstrap (the costly
+        part of the line) takes more than a tenth of the time; for the last
+        line, always from every game."""
         s = self.standings
         now = time.monotonic()
-        if len(s.units) != self.deals and now - self.when >= INTERVAL_EVERY:
+        due = len(s.units) != self.deals and now - self.when >= self.cost / INTERVAL_SHARE
+        if due or (final and self.games != len(s.records)):
             table = ratings.compute(s, s.anchor)
             self.row = next(r for r in table.rows if r.bot == 0)
-            self.deals, self.when = len(s.units), now
+            self.when, self.cost = time.monotonic(), time.monotonic() - now
+            self.deals, self.games = len(s.units), len(s.records)
         return self.row
 
     def _standings(self, width):

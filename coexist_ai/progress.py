@@ -61,8 +61,8 @@ def clock(seconds):
 
 
 class Progress:
-    """Prints `done/total <standings> ETA m:ss`; `standings(width)` gives
-    the middle part cut to the width it is given."""
+    """Prints `done/total <standings> ETA m:ss`; `standings(width, final)`
+    gives the middle part cut to the width it is given."""
 
     def __init__(self, total, done, standings, eta, enabled=True, stream=None):
         self.total, self.done = total, done
@@ -83,17 +83,19 @@ class Progress:
         if not self.enabled:
             return
         now = time.monotonic()
-        if self.terminal and (now - self.last_draw >= REDRAW_EVERY or self.done == self.total):
+        final = self.done == self.total
+        if self.terminal and (now - self.last_draw >= REDRAW_EVERY or final):
             self.last_draw = now
-            self._draw(self.line(self.width() - 1))
+            self._draw(self.line(self.width() - 1, final))
         elif not self.terminal and (self.done >= self.next_plain or self.done == self.total):
             self.next_plain = (self.done // self._step + 1) * self._step
-            self._print()
+            self._print(self.done == self.total)
 
-    def line(self, width):
+    def line(self, width, final=False):
+        """The line; `final`: the last one, whose figures must be current."""
         count = f"{self.done}/{self.total}"
         eta = f"ETA {clock(self.eta.seconds_left() if self.eta else None)}"
-        middle = self.standings(max(0, width - len(count) - len(eta) - 2))
+        middle = self.standings(max(0, width - len(count) - len(eta) - 2), final)
         return f"{count} {middle} {eta}" if middle else f"{count} {eta}"
 
     def _draw(self, text):
@@ -102,15 +104,17 @@ class Progress:
         self.stream.flush()
         self.drawn = len(text)
 
-    def _print(self):
-        print(self.line(self.width()), file=self.stream, flush=True)
+    def _print(self, final=False):
+        print(self.line(self.width(), final), file=self.stream, flush=True)
         self.printed = self.done
 
     def close(self):
         """End the line on a terminal; elsewhere print the last count if a
         stop or an interrupt came between two plain lines."""
         if self.terminal and self.drawn:
+            if self.done != self.total:   # stopped early: the last figures, current
+                self._draw(self.line(self.width() - 1, True))
             self.stream.write("\n")
             self.stream.flush()
         elif self.enabled and not self.terminal and self.printed != self.done:
-            self._print()
+            self._print(True)

@@ -10,6 +10,7 @@ from coexist_ai.cards import resolve_card_set
 from coexist_ai.match import play_game
 from coexist_ai.records import (RecordsError, RecordWriter, read_records,
                                 repair_truncated_tail)
+from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
 from coexist_ai.progress import Eta, Progress
 from coexist_ai.results import BotsFailing, Standings
@@ -98,9 +99,10 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
     bar = Progress(len(tournament.schedule), len(done), LiveLine(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):
-            if writer:
-                writer.write(record)
-            standings.add(record)
+            with held():     # an interrupt now would leave a game saved but not counted
+                if writer:
+                    writer.write(record)
+                standings.add(record)
             failing = stop_failing and standings.failing_bot()
             if failing:
                 raise BotsFailing(failing)
