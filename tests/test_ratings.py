@@ -8,7 +8,8 @@ as real processes on real record files (the published ones, or played
 here).
 """
 import random
-import shutil
+import re
+import shlex
 
 import numpy as np
 import pytest
@@ -265,3 +266,15 @@ def test_plain_lines_off_a_terminal_and_within_80_columns(tmp_path):
     assert len(progress) >= 12 and all(len(line) <= 80 for line in progress)
     assert progress[-1].startswith("24/24 ") and "greedy" in progress[-1]
     assert progress[-1].endswith("ETA 0:00")
+
+
+def test_the_published_tables_are_what_the_records_give():
+    """Each table in tournaments/results/README.md is the output of the
+    `coexist-ai tournament ratings` command written above it."""
+    text = (RESULTS / "README.md").read_text()
+    pairs = re.findall(r"`coexist-ai (tournament ratings [^`]+)`\n\n```\n(.*?)\n```", text, re.S)
+    assert len(pairs) >= 9
+    for command, table in pairs:
+        proc = cli(*shlex.split(command))
+        assert_ok(proc)
+        assert proc.stdout.rstrip("\n") == table, command
