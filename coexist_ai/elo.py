@@ -93,14 +93,19 @@ def unit_matrices(units, n):
     return wins, games
 
 
-def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR):
-    """Ratings of `samples` resamplings of the units (rows: samples)."""
+def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2000):
+    """Ratings of `samples` resamplings of the units (rows: samples), made
+    `chunk` at a time to bound the memory of the resample counts."""
     rng = np.random.default_rng(seed)
-    units = len(unit_wins)
-    picks = rng.multinomial(units, np.full(units, 1 / units), size=samples).astype(float)
-    wins = np.einsum("su,uij->sij", picks, unit_wins)
-    games = np.einsum("su,uij->sij", picks, unit_games)
-    return fit(wins, games, anchor, prior)
+    units, n = unit_wins.shape[0], unit_wins.shape[1]
+    flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
+    out = []
+    for start in range(0, samples, chunk):
+        size = min(chunk, samples - start)
+        picks = rng.multinomial(units, np.full(units, 1 / units), size=size).astype(float)
+        out.append(fit((picks @ flat_wins).reshape(size, n, n),
+                       (picks @ flat_games).reshape(size, n, n), anchor, prior))
+    return np.concatenate(out)
 
 
 def percentile_interval(boot, level=0.95):

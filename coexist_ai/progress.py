@@ -22,16 +22,25 @@ class Eta:
     no time is shown: a guess from other bots' costs would swing by far
     more than the factor a reader can trust."""
 
-    def __init__(self, lineups, jobs):
-        self.left = Counter(tuple(sorted(names)) for names in lineups.values())
-        self.lineup_of = {game: tuple(sorted(names)) for game, names in lineups.items()}
+    def __init__(self, round_lineups, rounds, done, jobs):
+        """`round_lineups`: the entrants of each game of a round, in
+        schedule order (every round seats them alike); `done`: the indices
+        of the games already played."""
+        self.per_round = [tuple(sorted(names)) for names in round_lineups]
+        self.left = Counter()
+        for lineup in self.per_round:
+            self.left[lineup] += rounds
+        for index in done:
+            self.left[self._lineup(index)] -= 1
         self.jobs = max(1, jobs)
         self.seconds, self.games = Counter(), Counter()
 
+    def _lineup(self, index):
+        return self.per_round[index % len(self.per_round)]
+
     def observe(self, record):
-        lineup = self.lineup_of.pop(record.get("game"), None)
-        if lineup is not None:
-            self.left[lineup] -= 1
+        if isinstance(record.get("game"), int):
+            self.left[self._lineup(record["game"])] -= 1
         spent = Counter()
         for (seat, _), seconds in zip(record.get("moves", []), record.get("times", [])):
             spent[seat] += seconds

@@ -7,6 +7,7 @@ the ratings (coexist_ai.ratings) are computed from the deals in a canonical
 order.
 """
 import hashlib
+import itertools
 import json
 from collections import Counter, defaultdict
 
@@ -45,7 +46,8 @@ class Standings:
         self.tournament = tournament
         self.anchor = anchor or (tournament.anchor if tournament else None)
         self.records, self.sprt, self.interrupted = [], None, False
-        self._deal_of_game, self._deal_size = _schedule_deals(tournament)
+        # a schedule plays one deal a round: the deal of game i is its round
+        self._deal_size = tournament.schedule.games_per_round if tournament else 0
         self._rebuild()
         for record in records:
             self.add(record)
@@ -84,8 +86,8 @@ class Standings:
         results = elo.pairwise_results(record, seats)
         self.units[key].extend(results)
         self.unit_games[key] += 1
-        if record.get("game") in self._deal_of_game:
-            self.scheduled_deals[self._deal_of_game[record["game"]]].append(results)
+        if self._deal_size and isinstance(record.get("game"), int):
+            self.scheduled_deals[record["game"] // self._deal_size].append(results)
         self.players[record.get("players", len(seats))] += 1
         self.unit_hashes[key].append(record_hash(record))
         ranks = record["ranks"]
@@ -147,7 +149,7 @@ class Standings:
         nothing fair), in schedule order."""
         out = []
         for deal, games in sorted(self.scheduled_deals.items()):
-            if len(games) != self._deal_size[deal]:
+            if len(games) != self._deal_size:
                 continue
             mine = [s if a == i else 1 - s for results in games
                     for a, b, s in results if i in (a, b)]
@@ -156,8 +158,8 @@ class Standings:
         return out
 
     def complete_deal_games(self):
-        return sum(self._deal_size[d] for d, games in self.scheduled_deals.items()
-                   if len(games) == self._deal_size[d])
+        return sum(len(games) for games in self.scheduled_deals.values()
+                   if len(games) == self._deal_size)
 
     def failing_bot(self):
         """A message if some bot forfeited each of its first games (all of
@@ -177,8 +179,10 @@ class Standings:
         t = self.tournament
         entrant = next((k for k, e in enumerate(t.entrants) if self.roster.key(
             t.run_id, e.name, e.spec) == self.roster.bots[bot].key), None)
-        return sum(entrant in g.lineup for g in t.schedule.games()) if entrant is not None \
-            else FIRST_GAMES
+        if entrant is None:
+            return FIRST_GAMES
+        a_round = itertools.islice(t.schedule.games(), t.schedule.games_per_round)
+        return t.schedule.rounds * sum(entrant in g.lineup for g in a_round)
 
     def _first_reason(self, bot):
         (_, kind, reason), _ = max(((k, c) for k, c in self.reasons.items() if k[0] == bot),
@@ -195,11 +199,3 @@ class Standings:
 def _first_line(text, limit=160):
     line = next((l.strip() for l in str(text).splitlines() if l.strip()), "")
     return line if len(line) <= limit else line[:limit - 3] + "..."
-
-
-def _schedule_deals(tournament):
-    """The deal of each scheduled game (by index) and the games of each."""
-    if not tournament:
-        return {}, Counter()
-    deal_of = {g.index: g.deal_seed for g in tournament.schedule.games()}
-    return deal_of, Counter(deal_of.values())

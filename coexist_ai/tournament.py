@@ -1,6 +1,7 @@
 """Running a tournament: games in parallel processes, records appended as
 they finish, resumable, with a live progress line."""
 import hashlib
+import itertools
 import json
 import os
 
@@ -95,7 +96,9 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
         echo(f"{out}: {len(records)} games already played, {len(todo)} to go")
     writer = RecordWriter(out) if out else None
     jobs = jobs or os.cpu_count() or 1
-    eta = Eta({g.index: [tournament.entrants[i].name for i in g.lineup] for g in todo}, jobs)
+    eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
+               itertools.islice(tournament.schedule.games(), tournament.schedule.games_per_round)],
+              tournament.schedule.rounds, done, jobs)
     bar = Progress(len(tournament.schedule), len(done), LiveLine(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):

@@ -72,3 +72,19 @@ def test_every_tournament_command_has_help_with_an_example(command):
     assert "Example" in proc.stdout
     example = proc.stdout[proc.stdout.index("Example"):]
     assert f"coexist-ai {' '.join(command)}" in example or command == ["tournament"]
+
+
+def test_an_external_bot_is_shown_under_its_protocol_name(tmp_path):
+    out = tmp_path / "d.jsonl"
+    spec = f"cmd:{shlex.join([sys.executable, str(ROOT / 'bots' / 'examples' / 'first_legal.py')])}"
+    proc = cli("duel", spec, "greedy", "--games", 4, "--seed", 1, "--jobs", 1, "--quiet",
+               "--out", out)
+    assert_ok(proc)
+    lines = proc.stdout.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("bot "))
+    rows = [line.split()[0] for line in lines[head + 1:head + 3]]
+    assert sorted(rows) == ["first-legal", "greedy"]
+    assert f"first-legal: {spec}" in proc.stdout        # and what it stands for
+    again = cli("tournament", "ratings", out)
+    assert_ok(again)
+    assert "first-legal" in again.stdout

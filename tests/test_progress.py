@@ -34,7 +34,8 @@ def replay(name):
 @pytest.mark.parametrize("name", ["ladder", "four", "quick"])
 def test_the_eta_of_the_first_ten_games_is_steady_and_near_the_truth(name):
     t, records = replay(name)
-    eta = Eta({r["game"]: r["entrants"] for r in records}, jobs=1)
+    per_round = t.schedule.games_per_round
+    eta = Eta([r["entrants"] for r in records[:per_round]], t.schedule.rounds, (), jobs=1)
     cost = [sum(r["times"]) for r in records]
     shown = []
     for k, r in enumerate(records[:10]):
@@ -49,14 +50,15 @@ def test_the_eta_of_the_first_ten_games_is_steady_and_near_the_truth(name):
 
 
 def test_no_eta_until_every_bot_still_to_play_has_played():
-    eta = Eta({0: ["a", "b"], 1: ["b", "c"]}, jobs=2)
-    eta.observe({"game": 0, "entrants": ["a", "b"], "moves": [[0, "x"], [1, "y"]],
-                 "times": [1.0, 2.0]})
+    game = {"game": 0, "entrants": ["a", "b"], "moves": [[0, "x"], [1, "y"]],
+            "times": [1.0, 2.0]}
+    eta = Eta([["a", "b"], ["b", "c"]], 1, (), jobs=2)
+    eta.observe(game)
     assert eta.seconds_left() is None            # c has not played
-    eta = Eta({0: ["a", "b"], 1: ["b", "a"], 2: ["a", "b"]}, jobs=2)
-    eta.observe({"game": 0, "entrants": ["a", "b"], "moves": [[0, "x"], [1, "y"]],
-                 "times": [1.0, 2.0]})
-    assert eta.seconds_left() == pytest.approx((0.002 + 1.0 + 2.0) * 2 / 2)
+    # 3 rounds of a, b then b, a; game 3 already played: 4 games left
+    eta = Eta([["a", "b"], ["b", "a"]], 3, {3}, jobs=2)
+    eta.observe(game)
+    assert eta.seconds_left() == pytest.approx((0.002 + 1.0 + 2.0) * 4 / 2)
 
 
 class Terminal(io.StringIO):
