@@ -96,7 +96,7 @@ def compute(standings, anchor=None, strict_anchor=False, samples=SAMPLES):
     asked = resolve_anchor(standings, anchor, strict_anchor)
     los = np.full((n, n), np.nan)
     rows, groups = [], []
-    for members in connected_groups(games):
+    for members in connected_groups(games, names):
         group = _rate_group(standings, members, asked, wins, games, samples, los, len(groups))
         groups.append(group[0])
         rows += group[1]
@@ -104,15 +104,16 @@ def compute(standings, anchor=None, strict_anchor=False, samples=SAMPLES):
                        len(standings.records), standings.seat_advantage())
 
 
-def connected_groups(games):
-    """Bots linked by games, directly or through others; largest first."""
+def connected_groups(games, names):
+    """Bots linked by games, directly or through others; largest first
+    (then by name, not by the order the records came in)."""
     left, groups = set(range(len(games))), []
     while left:
         start = min(left)
         members = sorted(np.flatnonzero(elo.reachable(games > 0, start)))
         groups.append(members)
         left -= set(members)
-    return sorted(groups, key=lambda g: (-len(g), g))
+    return sorted(groups, key=lambda g: (-len(g), min(names[i] for i in g)))
 
 
 def group_anchor(members, asked, games, names):
@@ -129,7 +130,7 @@ def point_estimates(standings, anchor=None):
         [r for results in standings.units.values() for r in results], n)
     asked = resolve_anchor(standings, anchor, strict=False)
     out = np.full(n, np.nan)
-    for members in connected_groups(games):
+    for members in connected_groups(games, standings.names):
         fitted = elo.fit(wins, games, group_anchor(members, asked, games, standings.names))
         out[members] = fitted[members]
     return out

@@ -159,6 +159,8 @@ def test_bots_that_never_met_are_rated_in_their_own_groups():
     assert not np.isnan(table.los[index["a"], index["b"]])
     text = tables.rating_text(table, standings)
     assert "group 1 of 2" in text and "group 2 of 2" in text and "anchored at c = 0" in text
+    backwards, again = table_of(records[::-1], "a")
+    assert tables.rating_text(backwards, again) == text
 
 
 def test_the_same_bot_under_two_names_is_one_bot():
