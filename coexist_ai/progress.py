@@ -98,7 +98,7 @@ class Progress:
             self._draw(self.line(self.width() - 1, final))
         elif not self.terminal and (self.done >= self.next_plain or self.done == self.total):
             self.next_plain = (self.done // self._step + 1) * self._step
-            self._print(self.done == self.total)
+            self._print()
 
     def line(self, width, final=False):
         """The line; `final`: the last one, whose figures must be current."""
@@ -113,8 +113,9 @@ class Progress:
         self.stream.flush()
         self.drawn = len(text)
 
-    def _print(self, final=False):
-        print(self.line(self.width(), final), file=self.stream, flush=True)
+    def _print(self):
+        """A plain line: rare (twenty a run), so its figures are all current."""
+        print(self.line(self.width(), final=True), file=self.stream, flush=True)
         self.printed = self.done
 
     def close(self):
@@ -126,4 +127,4 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
         elif self.enabled and not self.terminal and self.printed != self.done:
-            self._print(True)
+            self._print()
