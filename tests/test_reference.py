@@ -19,11 +19,14 @@ import random
 import pytest
 
 from coexist_ai._core import State
+from coexist_ai.bench import random_deals
 from coexist_ai.cards import EFFECT_KINDS, FAUNAS
-from coexist_ai.errors import IllegalMoveError
+from coexist_ai.errors import IllegalMoveError, SetupError
 from coexist_ai.reference import (CHANCE_PLAYER, REVEAL, ReferenceState,
                                   reveal_action)
-from coexist_ai.reference.actions import APPLY, RELEASE, SKIP
+from coexist_ai.reference.actions import (
+    APPLY, ASSIGN, CENTER, DISCARD_ANIMAL, DISCARD_TOKEN, END, HOUSE, MOVE,
+    PASS, PROTECT, RECRUIT, RELEASE, SKIP, TRAIN, TRAIN_START, UNASSIGN)
 from coexist_ai.reference.scoring import breakdown
 from positions import CS, variant_card_set
 
@@ -46,11 +49,8 @@ def engine_legal(engine):
 
 def deal(card_set, seed, players):
     """(players, faunas, first player, deck) drawn from the seed."""
-    rng = random.Random(seed)
-    faunas = rng.sample(card_set.faunas(), players)
-    deck = [c.index for c in card_set.cards if c.fauna in faunas]
-    rng.shuffle(deck)
-    return players, faunas, rng.randrange(players), deck
+    faunas, first, deck = random_deals(card_set, players, 1, seed)[0]
+    return players, faunas, first, deck
 
 
 def both(card_set, seed, players):
@@ -60,12 +60,14 @@ def both(card_set, seed, players):
             ReferenceState.new(card_set, *setup))
 
 
-# Weights by action kind (0 pass .. 15 discard animal): the Center-biased
-# player releases, assigns and applies whenever it can, so games go deep
-# into effects, full boards and end-of-turn discards.
+# Weights by action kind: the Center-biased player mostly releases, assigns
+# and applies when it can, so games go deep into effects, full boards and
+# end-of-turn discards.
 UNIFORM = None
-CENTER_BIASED = {12: 400, 9: 60, 4: 40, 13: 12, 8: 10, 10: 6, 11: 3, 2: 20,
-                 3: 6, 7: 6, 6: 4, 1: 1, 5: 1, 14: 1, 15: 1, 0: 1}
+CENTER_BIASED = {
+    RELEASE: 400, ASSIGN: 60, APPLY: 40, CENTER: 20, TRAIN: 12, PROTECT: 10,
+    MOVE: 6, TRAIN_START: 6, HOUSE: 6, RECRUIT: 4, UNASSIGN: 3,
+    END: 1, SKIP: 1, DISCARD_TOKEN: 1, DISCARD_ANIMAL: 1, PASS: 1}
 
 
 def chooser(seed, weights):
@@ -179,6 +181,15 @@ def play_both(card_set, seed, players, weights, whole=False, seen=None):
     return ref
 
 
+def how_it_ended(ref):
+    """What ended a finished game."""
+    if not ref.end_triggered:
+        return "safeguard"
+    if max(len(s.released) for s in ref.seats) >= ref.table.release_goal:
+        return "releases"
+    return "draw pile"
+
+
 # ---- the default card set ------------------------------------------------------
 
 @pytest.mark.parametrize("weights", (UNIFORM, CENTER_BIASED), ids=("uniform", "center"))
@@ -270,14 +281,6 @@ def tight_variant():
                             change=change, name="tight")
 
 
-def how_it_ended(ref):
-    if not ref.end_triggered:
-        return "safeguard"
-    if max(len(s.released) for s in ref.seats) >= ref.table.release_goal:
-        return "releases"
-    return "draw pile"
-
-
 def test_the_engines_agree_on_tight_rules():
     card_set = tight_variant()
     endings, phases = set(), set()
@@ -289,3 +292,169 @@ def test_the_engines_agree_on_tight_rules():
         phases |= {phase for phase, _ in seen}
     assert {"safeguard", "releases"} <= endings
     assert {"discard", "effect", "train"} <= phases
+
+
+# ---- explicit chance ------------------------------------------------------------
+
+def check_chance_node(st):
+    """The outcomes of a chance node: one per card of the draw pile, in
+    ascending card index, uniform."""
+    outcomes = st.chance_outcomes()
+    assert st.current_player == CHANCE_PLAYER and st.phase == "chance"
+    assert [act for act, _ in outcomes] == [reveal_action(c) for c in sorted(st.draw_pile)]
+    assert [act >> 22 for act, _ in outcomes] == [REVEAL] * len(st.draw_pile)
+    assert {p for _, p in outcomes} == {1 / len(st.draw_pile)}
+    assert st.legal_actions() == [act for act, _ in outcomes]
+    return outcomes
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_chance_outcomes_in_deck_order_play_the_deck_ordered_game(players):
+    for game in range(GAMES // 10):
+        seed = 9000 + 10 * players + game
+        engine, ordered = both(CS, seed, players)
+        setup = deal(CS, seed, players)
+        chance = ReferenceState.new(CS, *setup, explicit_chance=True)
+        pile = iter(setup[3][5:])
+        choose = chooser(seed, CENTER_BIASED if game % 2 else UNIFORM)
+        reveals = 0
+        while True:
+            while chance.is_chance_node():
+                check_chance_node(chance)
+                chance.apply(reveal_action(next(pile)))
+                reveals += 1
+            if engine.is_over():
+                break
+            legal = check_decision(engine, ordered, f"seed {seed}", False)
+            assert not ordered.is_chance_node()
+            assert reference_view(chance) == reference_view(ordered)
+            act = choose(legal)
+            for st in (engine, ordered, chance):
+                st.apply(act)
+        check_end(engine, chance, f"seed {seed}")
+        assert reveals == len(setup[3]) - 5 - len(chance.draw_pile)
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_random_chance_outcomes_are_a_game_the_engine_plays_with_that_deck(players):
+    for game in range(GAMES // 10):
+        seed = 9500 + 10 * players + game
+        setup = deal(CS, seed, players)
+        chance = ReferenceState.new(CS, *setup, explicit_chance=True)
+        rng, choose = random.Random(seed), chooser(seed, CENTER_BIASED)
+        revealed, decisions = [], []
+        while not chance.is_over():
+            if chance.is_chance_node():
+                act = rng.choice(check_chance_node(chance))[0]
+                revealed.append(act & 255)
+            else:
+                legal = chance.legal_actions()
+                act = choose(legal)
+                decisions.append((legal, act))
+            chance.apply(act)
+        # the deck that deals those reveals in that order
+        players, faunas, first, deck = setup
+        deck = deck[:5] + revealed + chance.draw_pile
+        engine = State.new(CS, players, faunas, first, deck=deck)
+        for legal, act in decisions:
+            assert engine_legal(engine) == legal
+            engine.apply(act)
+        assert engine.is_over() and engine.scores() == chance.scores()
+
+
+def test_without_explicit_chance_there_is_no_chance_node():
+    st = ReferenceState.new(CS, *deal(CS, 1, 2))
+    with pytest.raises(ValueError, match="not a chance node"):
+        st.chance_outcomes()
+    choose = chooser(1, UNIFORM)
+    while not st.is_over():
+        assert not st.is_chance_node() and st.current_player >= 0
+        st.apply(choose(st.legal_actions()))
+
+
+def test_a_chance_node_refuses_player_moves_and_cards_not_in_the_pile():
+    setup = deal(CS, 2, 2)
+    st = ReferenceState.new(CS, *setup, explicit_chance=True)
+    choose = chooser(2, UNIFORM)
+    while not st.is_chance_node():
+        st.apply(choose(st.legal_actions()))
+    before = reference_view(st)
+    on_mission = reveal_action(st.mission[0])
+    for act in (on_mission, st.legal_actions()[0] & ~(31 << 22), 1 << 22):
+        with pytest.raises(IllegalMoveError):
+            st.apply(act)
+    assert reference_view(st) == before
+
+
+# ---- the reference's own contract ----------------------------------------------
+
+def test_an_illegal_action_is_refused_and_leaves_the_state_unchanged():
+    st = ReferenceState.new(CS, *deal(CS, 3, 3))
+    rng, choose = random.Random(3), chooser(3, CENTER_BIASED)
+    refused = 0
+    while not st.is_over():
+        legal = st.legal_actions()
+        other = rng.choice([a for a in range(0, 17 << 22, 9973) if a not in legal])
+        before = reference_view(st)
+        with pytest.raises(IllegalMoveError, match=st.phase):
+            st.apply(other)
+        assert (reference_view(st), st.legal_actions()) == (before, legal)
+        refused += 1
+        st.apply(choose(legal))
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        st.apply(1 << 22)
+    assert refused > 100
+
+
+def test_a_clone_is_independent_and_plays_on_like_its_original():
+    st = ReferenceState.new(CS, *deal(CS, 4, 4))
+    choose = chooser(4, CENTER_BIASED)
+    for step in range(2000):
+        if st.is_over():
+            break
+        if step % 97 == 0:
+            copy, before = st.clone(), reference_view(st)
+            rest = []
+            while not copy.is_over():
+                rest.append(copy.legal_actions()[-1])
+                copy.apply(rest[-1])
+            assert reference_view(st) == before
+            again = st.clone()
+            for act in rest:
+                again.apply(act)
+            assert reference_view(again) == reference_view(copy)
+        st.apply(choose(st.legal_actions()))
+    assert st.is_over()
+
+
+@pytest.mark.parametrize("players", (2, 3, 4))
+def test_returns_count_the_seats_beaten_minus_the_seats_beating(players):
+    for game in range(20):
+        engine, ref = both(CS, 7700 + game, players)
+        assert ref.returns() == [0.0] * players
+        choose = chooser(game, UNIFORM)
+        while not ref.is_over():
+            act = choose(ref.legal_actions())
+            ref.apply(act)
+            engine.apply(act)
+        ranks = engine.ranks()
+        expected = [(sum(r < o for o in ranks) - sum(o < r for o in ranks)) / (players - 1)
+                    for r in ranks]
+        assert ref.returns() == expected
+        assert sum(ref.returns()) == pytest.approx(0)
+        if players == 2:
+            assert sorted(ref.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("players, faunas, first, deck, wrong", [
+    (5, FAUNAS + ("forest",), 0, None, "players"),
+    (2, ("forest", "forest"), 0, None, "faunas"),
+    (2, ("forest", "ocean"), 0, None, "faunas"),
+    (2, ("forest", "air"), 2, None, "first player"),
+    (2, ("forest", "air"), 0, [0, 1, 2], "deck"),
+])
+def test_a_game_that_cannot_be_set_up_is_refused(players, faunas, first, deck, wrong):
+    if deck is None:
+        deck = [c.index for c in CS.cards if c.fauna in faunas]
+    with pytest.raises(SetupError, match=wrong):
+        ReferenceState.new(CS, players, faunas, first, deck)
