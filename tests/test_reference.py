@@ -26,7 +26,7 @@ from coexist_ai.reference import (CHANCE_PLAYER, REVEAL, ReferenceState,
                                   reveal_action)
 from coexist_ai.reference.actions import (
     APPLY, ASSIGN, CENTER, DISCARD_ANIMAL, DISCARD_TOKEN, END, HOUSE, MOVE,
-    PASS, PROTECT, RECRUIT, RELEASE, SKIP, TRAIN, TRAIN_START, UNASSIGN)
+    PASS, PROTECT, RECRUIT, RELEASE, S, SKIP, TRAIN, TRAIN_START, UNASSIGN)
 from coexist_ai.reference.scoring import breakdown
 from positions import CS, variant_card_set
 
@@ -53,11 +53,15 @@ def deal(card_set, seed, players):
     return players, faunas, first, deck
 
 
-def both(card_set, seed, players):
-    setup = deal(card_set, seed, players)
-    players, faunas, first, deck = setup
+def both(card_set, seed, players, stack=None):
+    """The engine and the reference dealt the same game; stack(deck), if
+    given, names cards to move to the front of the deck."""
+    players, faunas, first, deck = deal(card_set, seed, players)
+    if stack is not None:
+        front = stack(deck)
+        deck = front + [card for card in deck if card not in front]
     return (State.new(card_set, players, faunas, first, deck=deck),
-            ReferenceState.new(card_set, *setup))
+            ReferenceState.new(card_set, players, faunas, first, deck))
 
 
 # Weights by action kind: the Center-biased player mostly releases, assigns
@@ -164,15 +168,19 @@ def check_end(engine, ref, where):
     assert reference_view(ref) == engine_view(engine), where
 
 
-def play_both(card_set, seed, players, weights, whole=False, seen=None):
-    """One game on both engines; `seen` collects (phase, action) played."""
-    engine, ref = both(card_set, seed, players)
+def play_both(card_set, seed, players, weights, whole=False, seen=None,
+              stack=None, watch=None):
+    """One game on both engines; `seen` collects (phase, action) played,
+    `watch(reference)` is called at each decision."""
+    engine, ref = both(card_set, seed, players, stack)
     choose = chooser(seed, weights)
     for step in range(MAX_ACTIONS):
         if engine.is_over():
             break
         where = f"{card_set.name} {players}p seed {seed} step {step}"
         act = choose(check_decision(engine, ref, where, whole))
+        if watch is not None:
+            watch(ref)
         if seen is not None:
             seen.append((ref.phase, act))
         engine.apply(act)
@@ -458,3 +466,44 @@ def test_a_game_that_cannot_be_set_up_is_refused(players, faunas, first, deck, w
         deck = [c.index for c in CS.cards if c.fauna in faunas]
     with pytest.raises(SetupError, match=wrong):
         ReferenceState.new(CS, players, faunas, first, deck)
+
+
+def test_the_engines_agree_when_the_first_turns_must_pass():
+    """A Mission board of animals above the capture limit, and no caretaker
+    card: the first turns have no legal move but `pass`."""
+    card_set = tight_variant()
+    limit = card_set.rules["capture_limit"]
+
+    def blocking_animals(deck):
+        high = [c for c in deck if card_set.cards[c].is_animal
+                and card_set.cards[c].capture > limit]
+        assert len(high) >= 5
+        return high[:5]
+    for game in range(20):
+        seen = []
+        play_both(card_set, 8500 + game, 2 + game % 3, UNIFORM, whole=True,
+                  seen=seen, stack=blocking_animals)
+        assert seen[0] == ("choose", PASS << 22)
+
+
+def survival_variant():
+    """Every animal protects for 8 Survival tokens and needs 2: at four
+    players the tracks and animals soon hold all 32 and the S supply is empty."""
+    def change(i, data):
+        data["protect"] = {**data["protect"], "S": 8}
+        data["needs"] = {**data["needs"], "S": 2}
+    return variant_card_set(change=change, name="survival")
+
+
+def test_the_engines_agree_when_the_survival_supply_runs_out():
+    card_set = survival_variant()
+    protects_from_empty = []
+
+    def watch(ref):
+        if ref.supply[S] == 0 and ref.seat.track < 8:
+            protects_from_empty.extend(a for a in ref.legal_actions()
+                                       if a >> 22 == PROTECT)
+    for game in range(GAMES // 25):
+        play_both(card_set, 8700 + game, 4, CENTER_BIASED,
+                  whole=game % 5 == 0, watch=watch)
+    assert protects_from_empty
