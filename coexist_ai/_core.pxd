@@ -161,7 +161,7 @@ cdef extern from "cx_searcher.h" nogil:
         int action
         unsigned int visits
         unsigned int avail
-        float reward
+        double reward
     ctypedef struct cx_searcher:
         int threads
         cx_tree trees[64]
@@ -169,8 +169,8 @@ cdef extern from "cx_searcher.h" nogil:
                          int threads, int max_nodes, int reuse, uint64_t seed)
     void cx_searcher_free(cx_searcher *s)
     long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
-                         long iterations, double seconds, cx_root_stat *out,
-                         int *n_out)
+                         long iterations, double seconds, long visits,
+                         cx_root_stat *out, int *n_out)
     void cx_searcher_set_stop(cx_searcher *s, int stop)
     void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
                            long *bytes)

@@ -102,10 +102,14 @@ static void estimated_rewards(const cx_state *s, const cx_cardset *cs, int kind,
     }
 }
 
+int cx_ended_by_safeguard(const cx_state *s) {
+    return cx_is_over(s) && !s->end_triggered;
+}
+
 void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
                float margin_weight, float *out) {
     float base[CX_MAX_PLAYERS], score[CX_MAX_PLAYERS];
-    if (cx_is_over(s) && !s->end_triggered) {
+    if (cx_ended_by_safeguard(s)) {
         /* the round safeguard: no seat may play for it */
         for (int p = 0; p < s->n_players; p++) out[p] = 0.0f;
         return;
@@ -117,6 +121,12 @@ void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
         out[p] = kind == CX_REWARD_MARGIN ? margin
                : (1.0f - margin_weight) * base[p] + margin_weight * margin;
     }
+}
+
+float cx_reward_neutral(int kind, float margin_weight, int n_players) {
+    float base = kind == CX_REWARD_WIN ? 1.0f / (float)n_players : 0.5f;
+    return kind == CX_REWARD_MARGIN ? 0.5f
+         : (1.0f - margin_weight) * base + margin_weight * 0.5f;
 }
 
 /* Weights of the light policy by kind of move: finish what is started
