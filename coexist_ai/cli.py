@@ -35,13 +35,21 @@ def main():
 @click.option("--python", "python", is_flag=True,
               help="Measure random playouts of the C engine against the pure-Python "
                    "reference rules instead.")
+@click.option("--turns", "turns_spec", metavar="BOTSPEC",
+              help="Measure the seconds BOTSPEC takes per turn instead (what a person "
+                   "waits), over --turn-games games against greedy.")
+@click.option("--turn-games", default=3, show_default=True, type=click.IntRange(1))
 @CARDS_OPTION
-def bench(games, seed, search, python, cards_spec):
+def bench(games, seed, search, python, turns_spec, turn_games, cards_spec):
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_python_bench,
-                                  run_search_bench)
+                                  run_search_bench, turn_seconds)
     card_set = _card_set(cards_spec)
-    if search:
+    if turns_spec:
+        from coexist_ai.bots import make_bot
+        make_bot(turns_spec).close()              # refuse a bad spec now
+        figures = turn_seconds(card_set, turns_spec, turn_games, seed)
+    elif search:
         figures = run_search_bench(card_set)
     elif python:
         figures = run_python_bench(card_set, games or 200, seed)
@@ -97,8 +105,9 @@ main.add_command(bots)
 from coexist_ai.cli_protocol import protocol, serve  # noqa: E402
 main.add_command(serve)
 main.add_command(protocol)
-from coexist_ai.cli_play import play, replay  # noqa: E402
+from coexist_ai.cli_play import levels, play, replay  # noqa: E402
 main.add_command(play)
+main.add_command(levels)
 main.add_command(replay)
 
 

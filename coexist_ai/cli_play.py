@@ -16,7 +16,7 @@ COLOR_OPTION = click.option(
 CARDS_OPTION = click.option(
     "--cards", "cards_spec", default="default", show_default=True,
     help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
-NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed", "fauna")
+NEW_GAME_OPTIONS = ("players", "vs", "level", "seat", "seed", "fauna")
 
 
 def _card_set(spec):
@@ -26,17 +26,26 @@ def _card_set(spec):
         raise click.BadParameter(str(e), param_hint="--cards") from None
 
 
+BUDGETS = {"iterations", "time", "turn_iterations", "turn_time"}
+
+
 def with_time(spec, seconds):
-    """An ismcts spec that sets no budget searches for `seconds` a move."""
+    """An ismcts spec that sets no budget searches for `seconds` a turn
+    (all its decisions together: a person waits for the turn)."""
     name, _, rest = spec.partition(":")
     keys = {item.partition("=")[0].strip() for item in rest.split(",") if item.strip()}
-    if name.strip() != "ismcts" or keys & {"time", "iterations"}:
+    if name.strip() != "ismcts" or keys & BUDGETS:
         return spec
-    return f"{spec}{',' if rest else ':'}time={seconds:g}"
+    return f"{spec}{',' if rest else ':'}turn_time={seconds:g}"
 
 
-def opponent_specs(vs, players, seconds):
-    """One spec per opponent from --vs (none, one for all, or one each)."""
+def opponent_specs(vs, players, seconds, level=None):
+    """One spec per opponent from --vs (none, one for all, or one each) or
+    the preset of --level."""
+    if level and vs:
+        raise click.UsageError("--level and --vs: give one of them")
+    if level:
+        vs = (level_named(level).spec,)
     if not vs:
         vs = ("ismcts",)
     if len(vs) == 1:
@@ -46,6 +55,26 @@ def opponent_specs(vs, players, seconds):
                                  "--vs once for all of them or once per opponent",
                                  param_hint="--vs")
     return [with_time(s, seconds) for s in vs]
+
+
+def level_named(name):
+    from coexist_ai.bots.levels import level
+    from coexist_ai.bots.spec import BotSpecError
+    try:
+        return level(name)
+    except BotSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--level") from None
+
+
+def describe_opponents(specs):
+    """A line per opponent that is a level: its name and Elo."""
+    from coexist_ai.bots.levels import level_of_spec
+    shown = []
+    for spec in dict.fromkeys(specs):
+        lv = level_of_spec(spec)
+        if lv is not None:
+            shown.append(f"Level {lv.name}: Elo {lv.elo_text()} ({lv.description}).")
+    return shown
 
 
 def default_save_path():
@@ -67,7 +96,10 @@ def _existing_records(path):
               help="Seats at the table: you and players-1 bots.")
 @click.option("--vs", multiple=True, metavar="BOTSPEC",
               help="Opponent bot spec: once for all opponents, or once per opponent "
-                   "in seat order [default: ismcts searching --time a move].")
+                   "in seat order [default: ismcts searching --time a turn].")
+@click.option("--level", metavar="NAME",
+              help="Opponents of a difficulty level (`coexist-ai levels`: beginner "
+                   "... expert, with their Elo) instead of --vs.")
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
               help="Your seat (seat 0 plays first).")
 @click.option("--seed", type=int, help="Deal seed (faunas and draw pile) [default: random].")
@@ -76,7 +108,8 @@ def _existing_records(path):
                    "[default: all drawn from the seed].")
 @click.option("--time", "seconds", default=1.0, show_default=True,
               type=click.FloatRange(0.01, 3600),
-              help="Seconds an ISMCTS bot (opponent or hint) thinks per move.")
+              help="Seconds an ISMCTS opponent whose spec sets no budget thinks per "
+                   "turn (all its decisions), and the hint bot per decision.")
 @click.option("--hint-bot", metavar="BOTSPEC",
               help="The bot that answers `hint` [default: ismcts:time=--time,reuse=false].")
 @click.option("--resume", type=click.Path(dir_okay=False),
@@ -90,8 +123,8 @@ def _existing_records(path):
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
 @click.pass_context
-def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, save,
-         cards_spec, color, no_clear):
+def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, game,
+         save, cards_spec, color, no_clear):
     """Play Coexist in the terminal against bots."""
     from coexist_ai.bots import make_bot
     from coexist_ai.cli_tournament import unique_names
@@ -118,6 +151,8 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
                 f"nothing to continue; see it with: coexist-ai replay {resume} "
                 f"--game {index + 1}")
         gamefile.check_card_set(record, card_set, f"{resume}: game {index + 1}")
+        for line in describe_opponents([b.get("spec") for b in record.get("bots", [])]):
+            console.write(line)
         save = save or resume
         if os.path.abspath(save) != os.path.abspath(resume):
             records, index = _existing_records(save), None
@@ -127,9 +162,11 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
         if seat >= players:
             raise click.BadParameter(f"{seat} is not a seat of a {players}-player game "
                                      f"(0 to {players - 1})", param_hint="--seat")
-        specs = opponent_specs(vs, players, seconds)
+        specs = opponent_specs(vs, players, seconds, level)
         for spec in specs:
             make_bot(spec).close()
+        for line in describe_opponents(specs):
+            console.write(line)
         seed = secrets.randbelow(2**31) if seed is None else seed
         specs.insert(seat, gamefile.HUMAN)
         seeds = [None if p == seat else derive_seed("play", seed, p) for p in range(players)]
@@ -141,6 +178,13 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
         console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")
     session = PlaySession(card_set, record, console, save, hint_spec, records, index)
     ctx.exit(session.run())
+
+
+@click.command()
+def levels():
+    """The difficulty levels, weakest first, with their Elo."""
+    from coexist_ai.bots.levels import format_levels
+    click.echo(format_levels())
 
 
 @click.command()

@@ -3,6 +3,7 @@ import random
 
 from coexist_ai import _core
 from coexist_ai.bots.base import Bot
+from coexist_ai.bots.turnbudget import TurnBudget
 
 
 class RandomBot(Bot):
@@ -38,6 +39,7 @@ class IsmctsBot(Bot):
     def __init__(self, spec, params):
         super().__init__(spec, params)
         self.searcher = self._make_searcher()
+        self.turn_budget = self._make_turn_budget()
 
     def _make_searcher(self):
         p = self.params
@@ -48,8 +50,15 @@ class IsmctsBot(Bot):
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"])
 
+    def _make_turn_budget(self):
+        p = self.params
+        if not (p.get("turn_time") or p.get("turn_iterations")):
+            return None
+        return TurnBudget(p["turn_time"], p["turn_iterations"])
+
     def new_game(self, seat, num_players):
         self.searcher = self._make_searcher()
+        self.turn_budget = self._make_turn_budget()
 
     def stop(self):
         self.searcher.request_stop()
@@ -63,8 +72,12 @@ class IsmctsBot(Bot):
             self.info = {"iterations": 0, "forced": True}
             return legal[0]
         p = self.params
-        result = self.searcher.search(observation, iterations=p["iterations"],
-                                      seconds=p["time"])
+        if self.turn_budget is not None:
+            result = self.turn_budget.search(self.searcher, observation,
+                                             p["iterations"], p["time"])
+        else:
+            result = self.searcher.search(observation, iterations=p["iterations"],
+                                          seconds=p["time"])
         # the discount lets a fast line's mean reward pass 1 a little; what
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))

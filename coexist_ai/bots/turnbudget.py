@@ -1,0 +1,137 @@
+"""Search budgets per turn for the ISMCTS bot (`turn_time`, `turn_iterations`).
+
+A turn of Coexist is several decisions (an option, then each recruit,
+assignment, release..., then `end`), so a budget per decision makes a
+person wait for every one of them: at `time=1`, 5.3 s a turn on average and
+27 s on the longest turn measured. A turn budget bounds the whole turn and
+spends it where the decisions are:
+
+- Every decision aims at a root holding SHARE of what is left of the turn's
+  budget, in visits, and searches only for the visits its kept subtree
+  lacks. The first decision's tree covers the rest of the turn (the bot's
+  own moves; no card is revealed before the turn ends), so a later
+  decision that tree explored well is answered from it with no new
+  iteration, and one it barely saw gets the budget.
+- When the principal line shows no later choice of the bot's own in the
+  turn, the decision spends all that is left: nothing else needs it.
+- Every searched root holds at least MIN_VISITS visits (a tenth of the
+  turn's budget if that is less), so a decision that comes after the
+  budget is spent is still informed; a turn can overrun its budget by at
+  most that many iterations a decision (well under a millisecond).
+
+A time budget counts the seconds the bot took (its whole `choose`); its
+visit targets convert seconds to iterations at the rate the bot's searches
+have run so far in the game. Per-decision budgets (`iterations`, `time`,
+the protocol's move `time`) still cap each decision.
+"""
+import time
+
+SHARE = 0.6
+MIN_VISITS = 64
+
+
+class TurnBudget:
+    """What is left of the current turn's budget of one seat, and how much
+    of it the next decision may spend."""
+
+    def __init__(self, seconds=0.0, iterations=0):
+        self.seconds, self.iterations = seconds, iterations
+        self.turn = None
+        self.spent_seconds, self.spent_iterations = 0.0, 0
+        self.timed_iterations, self.timed_seconds = 0, 0.0
+
+    def search(self, searcher, observation, iterations=0, seconds=0.0):
+        """Search one decision of `observation`'s turn within the turn's
+        budget and the per-decision caps (`iterations`, `seconds`; 0: no
+        cap); returns the searcher's result, with the iterations and
+        seconds of all its searches."""
+        start = time.perf_counter()
+        turn = (observation.rounds, observation.current_player)
+        if turn != self.turn:
+            self.turn, self.spent_seconds, self.spent_iterations = turn, 0.0, 0
+        visits, share_seconds = self._share(SHARE)
+        result = self._run(searcher, observation, iterations,
+                           _capped(share_seconds, seconds), visits)
+        if not has_choice_ahead(observation, result["principal_line"]):
+            result = self._spend_the_rest(searcher, observation, result, iterations, seconds)
+        self.spent_seconds += time.perf_counter() - start
+        return result
+
+    def _spend_the_rest(self, searcher, observation, result, iterations, seconds):
+        """Search on with all that is left of the turn and of the caps."""
+        left_iterations = self.iterations - self.spent_iterations if self.iterations else 0
+        if iterations:
+            left_iterations = min(left_iterations or iterations, iterations - result["iterations"])
+        left_seconds = (self.seconds - self.spent_seconds - result["seconds"]
+                        if self.seconds else 0.0)
+        if seconds:
+            left_seconds = min(left_seconds or seconds, seconds - result["seconds"])
+        if (self.iterations or iterations) and left_iterations <= 0:
+            return result
+        if (self.seconds or seconds) and left_seconds <= 0:
+            return result
+        more = self._run(searcher, observation, max(left_iterations, 0),
+                         max(left_seconds, 0.0), 0)
+        return dict(more, iterations=result["iterations"] + more["iterations"],
+                    seconds=result["seconds"] + more["seconds"])
+
+    def _run(self, searcher, observation, iterations, seconds, visits):
+        result = searcher.search(observation, iterations=iterations, seconds=seconds,
+                                 visits=visits)
+        self.spent_iterations += result["iterations"]
+        self.timed_iterations += result["iterations"]
+        self.timed_seconds += result["seconds"]
+        return result
+
+    def _share(self, share):
+        """(root visits, seconds) that `share` of what is left allows, at
+        least the floor (0: no limit of that kind)."""
+        visits, seconds = 0, 0.0
+        if self.iterations:
+            left = max(0, self.iterations - self.spent_iterations)
+            visits = max(int(share * left), floor_visits(self.iterations))
+        if self.seconds:
+            seconds = share * max(0.0, self.seconds - self.spent_seconds)
+            rate = self.rate()
+            if rate and not self.iterations:
+                least = floor_visits(self.seconds * rate)
+                visits = max(int(seconds * rate), least)
+                seconds = max(seconds, 2 * least / rate)
+            seconds = max(seconds, 1e-6)   # 0 would mean no time limit
+        return visits, seconds
+
+    def rate(self):
+        """Iterations per second of this bot's searches so far (None
+        before it has timed enough of them)."""
+        if self.timed_seconds < 0.001:
+            return None
+        return self.timed_iterations / self.timed_seconds
+
+
+def floor_visits(budget_visits):
+    """The fewest root visits a decision gets: MIN_VISITS, or a tenth of a
+    smaller turn budget (at least 1)."""
+    return max(1, min(MIN_VISITS, int(budget_visits) // 10))
+
+
+def _capped(budget, cap):
+    """The smaller of two limits, 0 meaning none."""
+    if budget and cap:
+        return min(budget, cap)
+    return budget or cap
+
+
+def has_choice_ahead(observation, line):
+    """Whether the principal line, played out, gives the seat to move
+    another decision with more than one legal move before its turn ends."""
+    seat = observation.current_player
+    state = observation.determinize(0)   # any order: the line stops at the refill
+    for action in line:
+        if not state.is_legal(action):
+            return True        # the line and the position disagree: assume so
+        state.apply(action)
+        if state.is_over() or state.current_player != seat:
+            return False
+        if len(state.legal_actions()) > 1:
+            return True
+    return True                # the line ends inside the turn: more may come
