@@ -11,7 +11,8 @@ from coexist_ai.tournament import _play_one
 from cli_process import ROOT
 
 CONFIGS = sorted((ROOT / "tournaments").glob("*.toml"))
-CHEAP = {"random", "greedy", "ismcts:iterations=1000"}
+CHEAP = {"random", "greedy", "ismcts:iterations=1000", "preset:beginner", "preset:casual",
+         "preset:strong"}
 
 
 def published(config):

@@ -71,8 +71,8 @@ BOT_TYPES = {
         Param("max_nodes", int, 20000, "positions searched per decision", 1, 10**7),
         SEED]),
     "ismcts": (IsmctsBot, "determinized ISMCTS (compiled, root-parallel)", [
-        Param("iterations", int, 5000, "iterations per decision (0: use time)", 0, 10**9),
-        Param("time", float, 0.0, "seconds per decision (0: use iterations)", 0, 3600),
+        Param("iterations", int, 5000, "iterations per decision (0: none; given another budget alone, 0)", 0, 10**9),
+        Param("time", float, 0.0, "seconds per decision (0: none)", 0, 3600),
         Param("turn_time", float, 0.0, "seconds per turn, all its decisions (0: none); "
               "per-decision budgets still cap each decision", 0, 3600),
         Param("turn_iterations", int, 0, "iterations per turn, all its decisions (0: none)",
@@ -84,7 +84,7 @@ BOT_TYPES = {
         Param("policy", str, "light", "rollout policy: random or light (weighted by move kind)",
               choices=("random", "light")),
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
-        Param("discount", float, 0.9, "a result k rounds later than the end the position leads one to expect counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
+        Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k of its distance from a draw, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16, 10**8),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
@@ -204,7 +204,7 @@ def describe_bots():
         lines.append(f"{name}: {summary}")
         for p in params:
             extra = f" ({'|'.join(p.choices)})" if p.choices else ""
-            lines.append(f"    {p.name:<14} default {p.default!s:<9} {p.help}{extra}")
+            lines.append(f"    {p.name:<15} default {p.default!s:<9} {p.help}{extra}")
     lines.append("A spec is NAME or NAME:key=value,...; a preset file: "
                  f"path/to/preset.toml or preset:NAME, shipped: {', '.join(shipped_presets())} "
                  "(see `coexist-ai levels`).")
