@@ -45,9 +45,10 @@ def root_visits(info):
     return sum(m[1] for m in info["moves"])
 
 
-def test_a_turn_spends_its_iterations_and_no_more():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_turn_spends_its_iterations_and_no_more(threads):
     budget = 20_000
-    turns = turns_of(f"ismcts:turn_iterations={budget}")
+    turns = turns_of(f"ismcts:turn_iterations={budget},threads={threads}")
     assert len(turns) > 20
     for turn in turns:
         spent = sum(info["iterations"] for info in turn)
@@ -118,9 +119,12 @@ def test_a_choice_ahead_is_read_from_the_principal_line():
     end = after.parse_move("end")
     # recruiting leaves a choice (recruit more or end); `end` right after
     # ends the turn: no choice of the seat's own is left
-    assert has_choice_ahead(obs, [recruit])
-    assert not has_choice_ahead(after.observation(0), [end])
-    assert has_choice_ahead(obs, [])            # no line: more may come
+    assert has_choice_ahead(obs, recruit, [recruit])
+    assert not has_choice_ahead(after.observation(0), end, [end])
+    # a line of another first move (another thread's tree) is not followed
+    assert not has_choice_ahead(after.observation(0), end, [recruit, recruit])
+    # a line that stops inside the turn: more may come
+    assert has_choice_ahead(obs, recruit, [])
 
 
 def test_serve_offers_the_turn_budgets_as_options_and_keeps_them():

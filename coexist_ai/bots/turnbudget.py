@@ -2,8 +2,8 @@
 
 A turn of Coexist is several decisions (an option, then each recruit,
 assignment, release..., then `end`), so a budget per decision makes a
-person wait for every one of them: at `time=1`, 5.3 s a turn on average and
-27 s on the longest turn measured. A turn budget bounds the whole turn and
+person wait for every one of them: at `time=1`, 4.4-5.3 s a turn on average
+and 17-27 s on the longest turn (README, "Bots"). A turn budget bounds the whole turn and
 spends it where the decisions are:
 
 - Every decision aims at a root holding SHARE of what is left of the turn's
@@ -52,7 +52,7 @@ class TurnBudget:
         visits, share_seconds = self._share(SHARE)
         result = self._run(searcher, observation, iterations,
                            _capped(share_seconds, seconds), visits)
-        if not has_choice_ahead(observation, result["principal_line"]):
+        if not has_choice_ahead(observation, result["action"], result["principal_line"]):
             result = self._spend_the_rest(searcher, observation, result, iterations, seconds)
         self.spent_seconds += time.perf_counter() - start
         return result
@@ -121,15 +121,18 @@ def _capped(budget, cap):
     return budget or cap
 
 
-def has_choice_ahead(observation, line):
-    """Whether the principal line, played out, gives the seat to move
-    another decision with more than one legal move before its turn ends."""
+def has_choice_ahead(observation, action, line):
+    """Whether playing `action`, then the principal line after it, gives
+    the seat to move another decision with more than one legal move before
+    its turn ends. The line is the first thread's; when it starts with
+    another move than `action`, only the position after `action` is read."""
     seat = observation.current_player
-    state = observation.determinize(0)   # any order: the line stops at the refill
-    for action in line:
-        if not state.is_legal(action):
+    state = observation.determinize(0)   # any order: the walk stops at the refill
+    rest = list(line[1:]) if line and line[0] == action else []
+    for move in [action] + rest:
+        if not state.is_legal(move):
             return True        # the line and the position disagree: assume so
-        state.apply(action)
+        state.apply(move)
         if state.is_over() or state.current_player != seat:
             return False
         if len(state.legal_actions()) > 1:
