@@ -45,10 +45,10 @@ def root_visits(info):
     return sum(m[1] for m in info["moves"])
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_turn_spends_its_iterations_and_no_more(threads):
+@pytest.mark.parametrize("extra", ["threads=1", "threads=2", "iterations=15000"])
+def test_a_turn_spends_its_iterations_and_no_more(extra):
     budget = 20_000
-    turns = turns_of(f"ismcts:turn_iterations={budget},threads={threads}")
+    turns = turns_of(f"ismcts:turn_iterations={budget},{extra}")
     assert len(turns) > 20
     for turn in turns:
         spent = sum(info["iterations"] for info in turn)

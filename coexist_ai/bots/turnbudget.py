@@ -51,7 +51,7 @@ class TurnBudget:
             self.turn, self.spent_seconds, self.spent_iterations = turn, 0.0, 0
         visits, share_seconds = self._share(SHARE)
         result = self._run(searcher, observation, iterations,
-                           _capped(share_seconds, seconds), visits)
+                           _smaller(share_seconds or None, seconds or None) or 0.0, visits)
         if not has_choice_ahead(observation, result["action"], result["principal_line"]):
             result = self._spend_the_rest(searcher, observation, result, iterations, seconds)
         self.spent_seconds += time.perf_counter() - start
@@ -59,19 +59,15 @@ class TurnBudget:
 
     def _spend_the_rest(self, searcher, observation, result, iterations, seconds):
         """Search on with all that is left of the turn and of the caps."""
-        left_iterations = self.iterations - self.spent_iterations if self.iterations else 0
-        if iterations:
-            left_iterations = min(left_iterations or iterations, iterations - result["iterations"])
-        left_seconds = (self.seconds - self.spent_seconds - result["seconds"]
-                        if self.seconds else 0.0)
-        if seconds:
-            left_seconds = min(left_seconds or seconds, seconds - result["seconds"])
-        if (self.iterations or iterations) and left_iterations <= 0:
+        left_iterations = _smaller(
+            self.iterations - self.spent_iterations if self.iterations else None,
+            iterations - result["iterations"] if iterations else None)
+        left_seconds = _smaller(
+            self.seconds - self.spent_seconds - result["seconds"] if self.seconds else None,
+            seconds - result["seconds"] if seconds else None)
+        if any(left is not None and left <= 0 for left in (left_iterations, left_seconds)):
             return result
-        if (self.seconds or seconds) and left_seconds <= 0:
-            return result
-        more = self._run(searcher, observation, max(left_iterations, 0),
-                         max(left_seconds, 0.0), 0)
+        more = self._run(searcher, observation, left_iterations or 0, left_seconds or 0.0, 0)
         return dict(more, iterations=result["iterations"] + more["iterations"],
                     seconds=result["seconds"] + more["seconds"])
 
@@ -114,11 +110,9 @@ def floor_visits(budget_visits):
     return max(1, min(MIN_VISITS, int(budget_visits) // 10))
 
 
-def _capped(budget, cap):
-    """The smaller of two limits, 0 meaning none."""
-    if budget and cap:
-        return min(budget, cap)
-    return budget or cap
+def _smaller(a, b):
+    """The smaller of two limits, None meaning none."""
+    return b if a is None else a if b is None else min(a, b)
 
 
 def has_choice_ahead(observation, action, line):
