@@ -65,7 +65,9 @@ static void prepare_tree(cx_searcher *s, int t, const cx_state *obs) {
 }
 
 /* Iterations still to run for a visit target, given what the trees kept:
- * 0 when every tree's root holds visits already and their sum meets it. */
+ * 0 when every tree's root holds visits already and their sum meets it,
+ * else at least one a thread (fewer would leave threads idle, and an idle
+ * thread's tree is cleared, kept subtree and all). */
 static long iterations_for_visits(const cx_searcher *s, long visits) {
     long kept = 0;
     int all_kept = 1;
@@ -73,8 +75,8 @@ static long iterations_for_visits(const cx_searcher *s, long visits) {
         kept += root_visits(&s->trees[t]);
         all_kept &= root_visits(&s->trees[t]) > 0;
     }
-    if (kept < visits) return visits - kept;
-    return all_kept ? 0 : s->threads;
+    if (kept >= visits && all_kept) return 0;
+    return visits - kept > s->threads ? visits - kept : s->threads;
 }
 
 static void merge_roots(const cx_searcher *s, int active, cx_root_stat *out,
