@@ -141,7 +141,7 @@ cdef class Position:
 
     # -- moves ---------------------------------------------------------------
     def legal_actions(self):
-        """The legal actions as integers, in the engine's fixed order."""
+        """The legal actions as integers, in ascending order."""
         cdef cx_action buf[CX_MAX_ACTIONS]
         cdef int n = cx_legal_actions(&self.s, self.cset(), buf)
         return [buf[i] for i in range(n)]

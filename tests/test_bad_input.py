@@ -251,6 +251,15 @@ def other_card_set_sha(d):
     d["card_set"]["sha256"] = "0" * 64
 
 
+def deal_onto_mission(d, size):
+    """Move cards from the draw pile to the Mission until it holds `size`."""
+    while len(d["mission"]) < size:
+        card = d["draw_pile_order"].pop(0)
+        d["mission"].append(card)
+        d["draw_pile_contents"].remove(card)
+        d["draw_pile_size"] -= 1
+
+
 CORRUPT = {
     "not json": ("hello, world", ["not JSON"]),
     "empty text": ("", ["not JSON"]),
@@ -291,9 +300,7 @@ CORRUPT = {
     "current player out of range": (edit(lambda d: d.update(current_player=2)),
                                     ["current_player"]),
     "first player negative": (edit(lambda d: d.update(first_player=-1)), ["first_player"]),
-    "six on the mission": (edit(lambda d: (d["mission"].append(d["draw_pile_order"].pop(0)),
-                                           d["draw_pile_contents"].remove(d["mission"][-1]))),
-                           ["mission", "at most 5"]),
+    "six on the mission": (edit(lambda d: deal_onto_mission(d, 6)), ["mission", "at most 5"]),
     "pool colour unknown": (edit(lambda d: d["seats"][0]["pool"].update(X=1)),
                             ["seats[0].pool", "X"]),
     "pool count float": (edit(lambda d: d["seats"][0]["pool"].update(C=1.5)),

@@ -174,6 +174,7 @@ def play_checked_game(players, game, cache, stats):
             check_scores(state)
             stats["json"] += 1
 
+        assert legal == sorted(legal), f"game {seed} step {step}: not ascending"
         action = rng.choice(legal)
         before = state.referee_bytes()
         snapshot = state.copy()
