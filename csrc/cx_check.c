@@ -18,7 +18,8 @@
  *   7 released counts disagree with the cards released
  *   8 the decision in front of the seat cannot be asked (a start_recruit
  *     step past the seat's effects, an effect card not just released by
- *     the seat, a discard within capacity, a Training with no trade, or no
+ *     the seat, a discard within capacity, a Training with no trade, a
+ *     refill without explicit chance, room or a card to reveal, or no
  *     legal move at all before the end)
  *   9 the permanent effects a seat owns are not those of the animals it
  *     released
@@ -57,7 +58,8 @@ static int check_seat_ranges(const cx_player *pl, const cx_cardset *cs) {
 static int check_ranges(const cx_state *s, const cx_cardset *cs) {
     if (s->n_players < CX_MIN_PLAYERS || s->n_players > CX_MAX_PLAYERS) return 1;
     if (s->current >= s->n_players || s->first_player >= s->n_players) return 1;
-    if (s->phase > CX_PH_OVER || s->n_mission > CX_MISSION_SIZE) return 1;
+    if (s->phase >= CX_NUM_PHASES || s->n_mission > CX_MISSION_SIZE) return 1;
+    if (s->explicit_chance > 1 || (s->phase == CX_PH_REFILL && s->step > 1)) return 1;
     if (s->rounds > cs->max_rounds ||
         (s->rounds == cs->max_rounds && s->phase != CX_PH_OVER)) return 1;
     if (s->end_triggered > 1 || s->train_up > 7 || s->train_down > 7) return 1;
@@ -214,6 +216,10 @@ static int check_decision(const cx_state *s, const cx_cardset *cs) {
         break;
     case CX_PH_DISCARD:
         if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) return 8;
+        break;
+    case CX_PH_REFILL:   /* a card to reveal, and room for it */
+        if (!s->explicit_chance || s->n_mission >= CX_MISSION_SIZE ||
+            s->deck_pos >= s->deck_len) return 8;
         break;
     default: break;
     }

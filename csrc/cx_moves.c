@@ -277,6 +277,16 @@ static int gen_discard(const cx_state *s, cx_action *out) {
     return n;
 }
 
+/* chance: one reveal per card still in the draw pile, by card index */
+static int gen_reveals(const cx_state *s, cx_action *out) {
+    uint8_t present[CX_MAX_CARDS] = {0};
+    int n = 0;
+    for (int i = s->deck_pos; i < s->deck_len; i++) present[s->deck[i]] = 1;
+    for (int c = 0; c < CX_MAX_CARDS; c++)
+        if (present[c]) PUSH(CX_ACTION(CX_A_REVEAL, 0, 0, c, 0));
+    return n;
+}
+
 int cx_legal_actions(const cx_state *s, const cx_cardset *cs, cx_action *out) {
     int n = 0;
     int room = cx_room(CX_CUR(s), cs);   /* free spaces (negative: over) */
@@ -298,6 +308,7 @@ int cx_legal_actions(const cx_state *s, const cx_cardset *cs, cx_action *out) {
     case CX_PH_TRAIN: return gen_train(s, out, room);
     case CX_PH_EFFECT: return gen_effect(s, cs, out);
     case CX_PH_DISCARD: return gen_discard(s, out);
+    case CX_PH_REFILL: return gen_reveals(s, out);
     default: return 0;
     }
 }

@@ -23,7 +23,8 @@ enum {
 /* -- card sets -----------------------------------------------------------
  * 0 when a card set keeps the engine's limits, else what it breaks: */
 enum {
-    CX_CS_CARDS = 1,        /* more than CX_MAX_CARDS, or bytes past n_cards */
+    CX_CS_CARDS = 1,        /* more than CX_MAX_CARDS, bytes past n_cards, or
+                               an animal after a caretaker card */
     CX_CS_RULES,            /* center_spaces, release_goal or max_rounds */
     CX_CS_CARD,             /* a card's kind, fauna, colour, needs or protect */
     CX_CS_EFFECT,           /* an effect kind or its parameters */
@@ -32,12 +33,26 @@ enum {
     CX_CS_CAPTURE           /* capture_limit + capture_bonus amounts > CX_MAX_CAPTURE */
 };
 int cx_check_cardset(const cx_cardset *cs);
+/* which parameters each effect kind takes (CX_PARAM_* bits) */
+extern const uint8_t CX_EFFECT_PARAMETERS[CX_NUM_EFFECTS];
+
+/* -- dense action ids (cx_actions.c) ------------------------------------ */
+int cx_num_animals(const cx_cardset *cs);           /* they come first */
+int cx_num_distinct_actions(const cx_cardset *cs);
+int cx_action_id(const cx_cardset *cs, cx_action a);  /* -1: no move of cs */
+cx_action cx_action_of_id(const cx_cardset *cs, int id);  /* -1: out of range */
 
 /* -- setup ---------------------------------------------------------------
  * A new game with an explicit draw-pile order (deck[0] is dealt first). */
 int cx_new_game(cx_state *s, const cx_cardset *cs, int n_players,
                 const uint8_t *faunas, int first_player,
                 const uint8_t *deck, int deck_len);
+
+/* A new game in which chance is explicit: the Mission starts empty and
+ * every card it is dealt, the opening five included, is a chance decision
+ * (phase CX_PH_REFILL, moves `reveal <card>`), uniform over the draw pile. */
+int cx_new_game_explicit_chance(cx_state *s, const cx_cardset *cs, int n_players,
+                                const uint8_t *faunas, int first_player);
 
 /* Cards of the chosen faunas in card-index order; returns their number. */
 int cx_cards_of_faunas(const cx_cardset *cs, int n_players,
