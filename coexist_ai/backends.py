@@ -6,6 +6,7 @@ import contextlib
 import itertools
 import multiprocessing
 import os
+import signal
 import time
 
 from coexist_ai.errors import CoexistError
@@ -36,12 +37,19 @@ def _call_chunk(function, chunk):
     return [function(*args) for args in chunk], time.perf_counter() - start
 
 
+def _leave_interrupts_to_the_parent():
+    """Ctrl-C reaches every process of the terminal's group: a worker would
+    die printing a traceback. The parent handles it and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_processes(function, jobs_args, jobs):
     """Up to `jobs` worker processes (spawned: no state leaks from here)."""
     context = multiprocessing.get_context("spawn")
     queue = iter(jobs_args)
     size = 1                     # games a task, adapted to their length
-    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                     initializer=_leave_interrupts_to_the_parent) as pool:
         pending = set()
         try:
             while True:
@@ -58,6 +66,10 @@ def run_processes(function, jobs_args, jobs):
                     per_game = seconds / max(1, len(results))
                     size = max(1, min(MAX_CHUNK, int(TASK_SECONDS / max(per_game, 1e-6))))
                     yield from results
+        except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            raise
         finally:
             for f in pending:
                 f.cancel()
