@@ -205,8 +205,10 @@ cdef extern from "cx_rules.h" nogil:
                           int max_actions)
     int cx_check_invariants(const cx_state *s, const cx_cardset *cs)
     int cx_check_bounds(const cx_state *s, const cx_cardset *cs)
+    void cx_derive_effects(cx_state *s, const cx_cardset *cs)
     int cx_check_cardset(const cx_cardset *cs)
     const uint8_t CX_EFFECT_PARAMETERS[CX_NUM_EFFECTS]
+    const uint8_t CX_EFFECT_IMMEDIATE[CX_NUM_EFFECTS]
     int cx_num_animals(const cx_cardset *cs)
     int cx_num_distinct_actions(const cx_cardset *cs)
     int cx_action_id(const cx_cardset *cs, cx_action a)
@@ -227,6 +229,8 @@ cdef class CoreCardSet:
 
 # raises: a Position made without its constructor has no card set
 cdef int _unmade(object position) except -1
+# a seed as the engine's 64 bits (SetupError for what is no whole number)
+cdef uint64_t _seed64(seed) except? 0
 
 
 cdef class Position:
@@ -239,13 +243,15 @@ cdef class Position:
         return &self.core.cs
     cdef int _seat(self, int seat) except -1
     cdef bytes _bytes(self)
-    cdef int _load_raw(self, card_set, raw, bint begin_turn) except -1
+    cdef int _load_raw(self, card_set, raw, bint begin_turn,
+                       bint derive_effects) except -1
 
 
 cdef class State(Position):
     """A referee's position (hidden order included), with its history."""
     cdef list _history          # actions applied, oldest first
     cdef list _undo             # the state's bytes before each of them
+    cdef int _record(self, int action) except -1
 
 
 cdef class Observation(Position):

@@ -34,6 +34,7 @@ NUM_TOKENS = CX_NUM_TOKENS
 SUPPLY_START = tuple(CX_SUPPLY_START[x] for x in range(CX_NUM_TOKENS))
 TRACK_POINTS = tuple(CX_TRACK_POINTS[i] for i in range(CX_TRACK_SIZE))
 EFFECT_PARAMETERS = tuple(CX_EFFECT_PARAMETERS[k] for k in range(CX_NUM_EFFECTS))
+EFFECT_IMMEDIATE = tuple(bool(CX_EFFECT_IMMEDIATE[k]) for k in range(CX_NUM_EFFECTS))
 STATE_BYTES = sizeof(cx_state)
 CHANCE_PLAYER = -1          # current_player at a chance node (as OpenSpiel)
 
@@ -127,6 +128,24 @@ cdef class CoreCardSet:
     def num_distinct_actions(self):
         return cx_num_distinct_actions(&self.cs)
 
+    def packed_rules(self):
+        """The set-wide fields the engine holds, by name."""
+        return {"n_cards": self.cs.n_cards, "center_spaces": self.cs.center_spaces,
+                "capture_limit": self.cs.capture_limit,
+                "release_goal": self.cs.release_goal, "max_rounds": self.cs.max_rounds}
+
+    def packed_card(self, int index):
+        """The cx_card the engine holds at `index` (0..127), by field name."""
+        if not 0 <= index < CX_MAX_CARDS:
+            raise IndexError(f"card index {index!r}: expected 0..{CX_MAX_CARDS - 1}")
+        cdef cx_card *c = &self.cs.cards[index]
+        return {"is_animal": c.is_animal, "fauna": c.fauna, "colour": c.colour,
+                "capture": c.capture, "conservation": c.conservation,
+                "needs": _bytes_list(c.needs, CX_NUM_TOKENS),
+                "protect": _bytes_list(c.protect, CX_NUM_TOKENS),
+                "effect": c.effect, "eff_colour": c.eff_colour,
+                "eff_amount": c.eff_amount, "eff_from": c.eff_from, "eff_to": c.eff_to}
+
 
 # Packed card sets by content (sha256), the most recently used last. Keyed by
 # content, not identity, and bounded: a server or worker that loads the same
@@ -199,6 +218,12 @@ cdef class Position:
     @property
     def num_players(self):
         return self.s.n_players
+
+    @property
+    def turn_seat(self):
+        """The seat whose turn it is (at a chance node: whose turn just
+        ended; once the game is over: the last seat that moved)."""
+        return self.s.current
 
     @property
     def current_player(self):
@@ -420,12 +445,16 @@ cdef class Position:
         """Invariant 1 alone: every index the engine reads is in range."""
         return cx_check_bounds(&self.s, self.cset())
 
-    cdef int _load_raw(self, card_set, raw, bint begin_turn) except -1:
-        """Fill the struct from a raw dict, start the turn if asked, and
-        refuse it unless every invariant holds."""
+    cdef int _load_raw(self, card_set, raw, bint begin_turn,
+                       bint derive_effects) except -1:
+        """Fill the struct from a raw dict, derive the seats' permanent
+        effects from their released animals and start the turn if asked,
+        and refuse it unless every invariant holds."""
         self.core = core_card_set(card_set)
         _dict_to_state(&self.s, raw)
         cdef int broken = cx_check_bounds(&self.s, self.cset())
+        if not broken and derive_effects:
+            cx_derive_effects(&self.s, self.cset())
         if not broken and begin_turn:
             cx_begin_turn(&self.s)
         if not broken:
@@ -460,6 +489,11 @@ cdef class Position:
 cdef class State(Position):
     """A full position, hidden draw-pile order included (a referee's view),
     with the history of the actions applied to it since it was made."""
+
+    cdef int _record(self, int action) except -1:
+        self._undo.append(self._bytes())
+        self._history.append(action)
+        return 0
 
     def __init__(self):
         raise TypeError("use State.new(...) or State.from_json(...)")
@@ -525,10 +559,6 @@ cdef class State(Position):
         return st
 
     clone = copy   # OpenSpiel's name
-
-    cdef inline void _record(self, int action):
-        self._undo.append(self._bytes())
-        self._history.append(action)
 
     def apply(self, action):
         """Play a legal action; IllegalMoveError (state unchanged) otherwise."""
@@ -603,11 +633,13 @@ cdef class State(Position):
         return self._bytes()
 
     @staticmethod
-    def _from_raw(card_set, raw, bint begin_turn=False):
+    def _from_raw(card_set, raw, bint begin_turn=False, bint derive_effects=False):
         """A State from a struct dict (begin_turn: start the current seat's
-        turn afresh first); StateFormatError unless every invariant holds."""
+        turn afresh first; derive_effects: the seats' permanent effects
+        from their released animals); StateFormatError unless every
+        invariant holds."""
         cdef State st = State.__new__(State)
-        st._load_raw(card_set, raw, begin_turn)
+        st._load_raw(card_set, raw, begin_turn, derive_effects)
         return st
 
     @staticmethod
@@ -641,10 +673,11 @@ cdef class Observation(Position):
         return st
 
     @staticmethod
-    def _from_raw(card_set, raw, int viewer=0, bint begin_turn=False):
+    def _from_raw(card_set, raw, int viewer=0, bint begin_turn=False,
+                  bint derive_effects=False):
         """An Observation from a struct dict, as State._from_raw."""
         cdef Observation ob = Observation.__new__(Observation)
-        ob._load_raw(card_set, raw, begin_turn)
+        ob._load_raw(card_set, raw, begin_turn, derive_effects)
         if not 0 <= viewer < ob.s.n_players:
             raise StateFormatError(f"viewer {viewer!r} is not a seat "
                                    f"(0..{ob.s.n_players - 1})")
@@ -791,6 +824,13 @@ cdef dict _state_to_dict(const cx_state *s):
         "loc": _bytes_list(s.loc, CX_MAX_CARDS),
         "players": [_player_to_dict(&s.players[p]) for p in range(CX_MAX_PLAYERS)],
     }
+
+
+def _blank_raw():
+    """The raw dict of an all-zero state (readers fill it in)."""
+    cdef cx_state zero
+    memset(&zero, 0, sizeof(cx_state))
+    return _state_to_dict(&zero)
 
 
 cdef int _dict_to_player(cx_player *p, d, path) except -1:

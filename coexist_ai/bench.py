@@ -10,7 +10,7 @@ import time
 import timeit
 from dataclasses import dataclass
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
 
@@ -24,12 +24,12 @@ class Figure:
 
 
 def random_games(card_set, players, games, seed):
-    seconds, actions = _core.bench_random_games(card_set, players, games, seed)
+    seconds, actions = _engine.bench_random_games(card_set, players, games, seed)
     return games / seconds, actions / seconds, actions / games
 
 
 def copy_ns(state, iterations):
-    struct_s, memcpy_s = _core.bench_copy(state, iterations)
+    struct_s, memcpy_s = _engine.bench_copy(state, iterations)
     return struct_s / iterations * 1e9, memcpy_s / iterations * 1e9
 
 
@@ -40,7 +40,7 @@ def python_call_ns(statement, setup_globals, number):
 
 
 def mid_game_state(card_set, seed):
-    state = _core.State.new(card_set, players=2, seed=seed)
+    state = _engine.State.new(card_set, players=2, seed=seed)
     state.playout_random(seed, max_actions=60)
     return state
 
@@ -59,7 +59,7 @@ def run_bench(games=20000, seed=1, card_set=None, calls=200000):
                               "legal-move generation + apply"))
     state = mid_game_state(card_set, seed)
     struct_ns, memcpy_ns = copy_ns(state, 5_000_000)
-    figures.append(Figure("state struct size", _core.STATE_BYTES, "bytes"))
+    figures.append(Figure("state struct size", _engine.STATE_BYTES, "bytes"))
     figures.append(Figure("state copy (struct assignment)", struct_ns, "ns",
                           f"memcpy of the same bytes: {memcpy_ns:.1f} ns, "
                           f"ratio {struct_ns / memcpy_ns:.2f}"))
@@ -105,7 +105,7 @@ def random_deals(card_set, players, games, seed):
 def _c_playouts(card_set, players, deals, seed):
     actions = 0
     for i, (faunas, first, deck) in enumerate(deals):
-        state = _core.State.new(card_set, players, faunas, first, deck=deck)
+        state = _engine.State.new(card_set, players, faunas, first, deck=deck)
         actions += state.playout_random(seed + i)
     return actions
 
@@ -132,7 +132,7 @@ def _reference(explicit_chance):
 PLAYOUT_LOOPS = (
     ("C engine, State.playout_random", _c_playouts),
     ("C engine, Python loop", _python_loop(
-        lambda card_set, players, faunas, first, deck: _core.State.new(
+        lambda card_set, players, faunas, first, deck: _engine.State.new(
             card_set, players, faunas, first, deck=deck))),
     ("reference, Python loop", _python_loop(_reference(False))),
     ("reference, explicit chance", _python_loop(_reference(True))),
@@ -168,11 +168,11 @@ def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
 
 def greedy_position(card_set, players, seed, actions):
     """A fixed mid-game position: `actions` moves of greedy self-play."""
-    state = _core.State.new(card_set, players=players, seed=seed)
+    state = _engine.State.new(card_set, players=players, seed=seed)
     for _ in range(actions):
         if state.is_over():
             break
-        state.apply(_core.greedy_choose(state.observation())[0])
+        state.apply(_search.greedy_choose(state.observation())[0])
     return state
 
 

@@ -7,7 +7,7 @@ others are ranked by the score they have at that moment.
 """
 import time
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 
 RECORD_FORMAT = "coexist-game"
@@ -25,11 +25,9 @@ class BotFailure(CoexistError):
 
 def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
     """Play one game; returns its record (a dict, see docs/formats.md)."""
-    state = _core.State.new(card_set, players=players, seed=deal_seed)
-    deck = state.referee_draw_pile()
-    raw = state.referee_raw()
-    record = _record_head(card_set, state, raw, specs, seeds, meta)
-    record["deck"] = [card_set.cards[c].id for c in state_initial_deck(raw, deck)]
+    state = _engine.State.new(card_set, players=players, seed=deal_seed)
+    record = _record_head(card_set, state, specs, seeds, meta)
+    record["deck"] = [card_set.cards[c].id for c in state_initial_deck(state)]
     forfeits = _start_bots(bots, players) or _play_moves(state, bots, record)
     _record_result(state, record, forfeits)
     _record_names(record, bots)
@@ -45,13 +43,14 @@ def _record_names(record, bots):
             entry["name"] = name.strip()[:100]
 
 
-def state_initial_deck(raw, remaining):
-    """The full initial order: the five dealt face up, then the pile."""
-    return raw["mission"][:raw["n_mission"]] + remaining
+def state_initial_deck(state):
+    """The full initial order of a new game: the cards dealt face up, then
+    the pile (card indices)."""
+    return [card.index for card in state.mission] + state.referee_draw_pile()
 
 
-def _record_head(card_set, state, raw, specs, seeds, meta):
-    faunas = [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)]
+def _record_head(card_set, state, specs, seeds, meta):
+    faunas = [str(seat.fauna) for seat in state.seats]
     head = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
     head.update(meta or {})
     head.update({
@@ -108,7 +107,7 @@ def _record_result(state, record, forfeits):
     record.update({
         "end": "forfeit" if forfeits else "normal",
         "scores": scores, "ranks": ranks,
-        "breakdown": state.score_breakdown(),
+        "breakdown": [score.as_dict() for score in state.score_breakdown()],
         "rounds": state.rounds, "forfeits": forfeits,
     })
 
@@ -116,8 +115,8 @@ def _record_result(state, record, forfeits):
 def forfeit_ranks(scores, state, losers):
     """Ranks with the forfeiting seats last (sharing last place), the others
     by score and the track tie-break."""
-    raw = state.referee_raw()
-    key = {p: (-scores[p], raw["players"][p]["track"]) for p in range(len(scores))}
+    tracks = [seat.track for seat in state.seats]
+    key = {p: (-scores[p], tracks[p]) for p in range(len(scores))}
     ranks = []
     for p in range(len(scores)):
         if p in losers:

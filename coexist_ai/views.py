@@ -84,6 +84,11 @@ class Score(NamedTuple):
     def total(self) -> int:
         return self.conservation + self.reputation + self.specialty
 
+    def as_dict(self) -> dict[str, int]:
+        """The parts and the total, as game records write them."""
+        return {"conservation": self.conservation, "reputation": self.reputation,
+                "specialty": self.specialty, "total": self.total}
+
 
 class Place(NamedTuple):
     """Where a card is: the place, and the seat for board, released and

@@ -18,7 +18,7 @@ from coexist_ai import _engine as _e
 
 __all__ = [
     "Colour", "Fauna", "Phase", "EffectKind", "Location", "ActionKind",
-    "CARETAKERS", "TOKENS", "EFFECT_PARAMETERS", "SUPPLY_START", "TRACK_POINTS",
+    "CARETAKERS", "TOKENS", "EFFECT_PARAMETERS", "IMMEDIATE_EFFECTS", "SUPPLY_START", "TRACK_POINTS",
     "MAX_PLAYERS", "MIN_PLAYERS", "MAX_CARDS", "MISSION_SIZE", "TRACK_SIZE",
     "MAX_BOARD", "MAX_START_RECRUIT", "MAX_ACTIONS", "MAX_SPACES", "MAX_ROUNDS",
     "MAX_PROTECT", "MAX_CAPTURE", "CHANCE_PLAYER",
@@ -147,6 +147,10 @@ EFFECT_PARAMETERS: dict[EffectKind, tuple[str, ...]] = {
                 if _e.EFFECT_PARAMETERS[kind.code] & bit for name in names)
     for kind in EffectKind if kind is not EffectKind.NONE
 }
+
+# the kinds that act once, right after the release; the others are permanent
+IMMEDIATE_EFFECTS: frozenset[EffectKind] = frozenset(
+    kind for kind in EffectKind if _e.EFFECT_IMMEDIATE[kind.code])
 
 SUPPLY_START: dict[Colour, int] = dict(zip(TOKENS, _e.SUPPLY_START))
 TRACK_POINTS: tuple[int, ...] = tuple(_e.TRACK_POINTS)   # spaces 1..8

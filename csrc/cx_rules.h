@@ -33,6 +33,9 @@ enum {
     CX_CS_CAPTURE           /* capture_limit + capture_bonus amounts > CX_MAX_CAPTURE */
 };
 int cx_check_cardset(const cx_cardset *cs);
+/* 1 for the effect kinds that act once, right after the release (asked
+ * as an `effect` decision); the others are permanent */
+extern const uint8_t CX_EFFECT_IMMEDIATE[CX_NUM_EFFECTS];
 /* which parameters each effect kind takes (CX_PARAM_* bits) */
 extern const uint8_t CX_EFFECT_PARAMETERS[CX_NUM_EFFECTS];
 
@@ -104,5 +107,10 @@ int cx_check_invariants(const cx_state *s, const cx_cardset *cs);
  * bytes zero): enough for cx_begin_turn and cx_hide_deck to be safe on a
  * state read from outside, before the rest is checked. */
 int cx_check_bounds(const cx_state *s, const cx_cardset *cs);
+/* Every seat's permanent effects and released count, from the animals it
+ * released (positions written without them: JSON). The start_recruit
+ * colours stay in their given order when they are the released ones,
+ * else they follow card order. Needs cx_check_bounds to hold. */
+void cx_derive_effects(cx_state *s, const cx_cardset *cs);
 
 #endif

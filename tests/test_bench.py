@@ -5,7 +5,7 @@ every figure present, finite and positive, and quantities that do not
 depend on the machine (struct size, bytes per node) in their range."""
 import math
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bench import default_searcher, run_bench, run_search_bench
 
 
@@ -15,7 +15,7 @@ def by_name(figures):
 
 def test_engine_figures_are_measured():
     figures = by_name(run_bench(games=200, calls=2000))
-    assert figures["state struct size"].value == _core.STATE_BYTES
+    assert figures["state struct size"].value == _engine.STATE_BYTES
     for name in ("random games, 2 players (C, 1 core)", "random games, 4 players (C, 1 core)",
                  "state copy (struct assignment)", "Python API: s.is_over()"):
         value = figures[name].value

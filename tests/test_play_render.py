@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.cli_play import opponent_specs, with_time
@@ -14,7 +14,9 @@ from coexist_ai.match import play_game
 from coexist_ai.play import gamefile
 from coexist_ai.play.moveinput import interpret
 from coexist_ai.play.render import (render_final, render_moves, render_position,
-                                    reputation_points, track_text)
+                                    track_text)
+from coexist_ai.cards import FAUNAS
+from coexist_ai.vocabulary import TRACK_POINTS
 from coexist_ai.play.replay import Replay, parse_command
 from coexist_ai.play.session import hint_text
 from coexist_ai.play.style import Style, detect_style, wants_colour
@@ -25,7 +27,7 @@ PLAIN = Style(False)
 
 
 def midgame(players=3, seed=5, decisions=60):
-    state = _core.State.new(CS, players=players, seed=seed)
+    state = _engine.State.new(CS, players=players, seed=seed)
     bot = make_bot("greedy")
     for _ in range(decisions):
         state.apply(bot.choose(state.observation()))
@@ -35,7 +37,7 @@ def midgame(players=3, seed=5, decisions=60):
 # -- the renderer ------------------------------------------------------------
 
 def test_render_refuses_a_state():
-    state = _core.State.new(CS, seed=1)
+    state = _engine.State.new(CS, seed=1)
     with pytest.raises(TypeError, match="needs an Observation"):
         render_position(state)
     with pytest.raises(TypeError):
@@ -55,7 +57,7 @@ def test_render_never_names_a_card_of_the_draw_pile():
 def test_render_shows_the_public_position():
     state = midgame()
     obs = state.observation(0)
-    raw = obs.public_raw()
+    raw = obs._public_raw()      # the struct itself: an independent oracle
     text = render_position(obs, names=["human", "greedy", "greedy"], you=0, style=PLAIN)
     assert "card set reconstructed-v1 (reconstructed)" in text
     supply = "  ".join(f"{c} {n}" for c, n in zip("CFPHS", raw["supply"]))
@@ -64,12 +66,12 @@ def test_render_shows_the_public_position():
         assert f"[{CS.cards[index].id}]" in text
     for seat, parts in enumerate(obs.score_breakdown()):
         pl = raw["players"][seat]
-        assert (f"score so far {parts['total']} = released {parts['conservation']} + "
-                f"reputation {parts['reputation']}") in text
+        assert (f"score so far {parts.total} = released {parts.conservation} + "
+                f"reputation {parts.reputation}") in text
         assert (f"{pl['track']}/8 S | capture limit {obs.capture_limit(seat)} | still "
-                f"gives {reputation_points(pl['track'])} points") in text
+                f"gives {sum(TRACK_POINTS[pl['track']:])} points") in text
         assert f"Conservation Center {obs.spaces_used(seat)}/{obs.capacity(seat)} spaces" in text
-        fauna = _core.FAUNAS[pl["fauna"]]
+        fauna = FAUNAS[pl["fauna"]]
         assert f"{fauna} specialty" in text
         for slot in pl["board"][:pl["n_board"]]:
             card = CS.cards[slot["card"]]
@@ -83,7 +85,8 @@ def test_render_shows_the_public_position():
 
 
 def test_reputation_track_points():
-    assert [reputation_points(t) for t in (0, 2, 6, 8)] == [10, 6, 1, 0]
+    # the rulebook's examples: 0 tokens 10 points, 2: 6, 6: 1
+    assert [sum(TRACK_POINTS[t:]) for t in (0, 2, 6, 8)] == [10, 6, 1, 0]
     assert track_text(2, PLAIN) == "[S S 3 ^ 2 ^ 1 ^]"
 
 
@@ -91,7 +94,7 @@ def test_a_card_set_of_ones_own_is_not_labelled_reconstructed():
     own = loads_card_set(dumps_card_set(CS).replace('name = "reconstructed-v1"',
                                                     'name = "my-cards"', 1))
     assert not own.is_reconstructed
-    text = render_position(_core.State.new(own, seed=1).observation(0))
+    text = render_position(_engine.State.new(own, seed=1).observation(0))
     assert "card set my-cards\n" in text and "reconstructed" not in text
 
 
@@ -103,7 +106,7 @@ def test_colour_codes_only_with_colour():
 
 
 def test_moves_are_numbered_in_notation():
-    state = _core.State.new(CS, seed=3)
+    state = _engine.State.new(CS, seed=3)
     moves = state.legal_moves()
     listing = render_moves(CS, moves).splitlines()
     assert len(listing) == len(moves)
@@ -112,7 +115,7 @@ def test_moves_are_numbered_in_notation():
 
 
 def test_final_score_follows_the_ranks():
-    state = _core.State.new(CS, players=3, seed=2)
+    state = _engine.State.new(CS, players=3, seed=2)
     state.playout_random(4)
     text = render_final(state.observation(0), ["a", "b", "c"], style=PLAIN)
     rows = text.splitlines()[2:]
@@ -120,7 +123,7 @@ def test_final_score_follows_the_ranks():
     assert [int(r.split()[0]) for r in rows] == sorted(ranks)
     for seat, parts in enumerate(state.score_breakdown()):
         row = next(r for r in rows if f"seat {seat} " in r)
-        assert row.split()[-2] == str(parts["total"])
+        assert row.split()[-2] == str(parts.total)
 
 
 # -- what the person types --------------------------------------------------------
@@ -283,7 +286,7 @@ def test_replay_screens_of_a_match_record():
 
 
 def test_hint_text():
-    state = _core.State.new(CS, seed=3)
+    state = _engine.State.new(CS, seed=3)
     legal = state.legal_actions()
     info = {"value": 0.61, "iterations": 500, "moves": [(legal[1], 300, 1, 0.61),
                                                        (legal[0], 200, 1, 0.5)],

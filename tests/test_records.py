@@ -11,7 +11,9 @@ import time
 
 import pytest
 
-from coexist_ai._core import FAUNAS, State
+from coexist_ai._engine import State
+
+from coexist_ai.cards import FAUNAS
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
 from coexist_ai.match import BotFailure, play_game

@@ -18,7 +18,7 @@ import random
 
 import pytest
 
-from coexist_ai._core import State
+from coexist_ai._engine import State
 from coexist_ai.bench import random_deals
 from coexist_ai.cards import EFFECT_KINDS, FAUNAS
 from coexist_ai.errors import IllegalMoveError, SetupError
@@ -162,7 +162,7 @@ def check_end(engine, ref, where):
     assert ref.is_over() and engine.is_over(), where
     assert ref.scores() == engine.scores(), where
     assert ref.ranks() == engine.ranks(), where
-    assert breakdown(ref) == [(b["conservation"], b["reputation"], b["specialty"])
+    assert breakdown(ref) == [(b.conservation, b.reputation, b.specialty)
                               for b in engine.score_breakdown()], where
     assert ref.current_player == engine.current_player, where
     assert reference_view(ref) == engine_view(engine), where

@@ -16,7 +16,7 @@ import os
 import random
 import tempfile
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
                               state_initial_deck)
@@ -46,20 +46,18 @@ def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     """A record of a game about to start (no moves yet), and its State.
     specs/seeds/names: one per seat ("human" for a person); faunas: by seat
     (default: drawn from the deal seed)."""
-    state = _core.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
-    raw = state.referee_raw()
+    state = _engine.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
     record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
         "run": "play", "tournament": "play", "game": 1, "block": 0, "round": 0,
         "rotation": 0, "entrants": list(names),
         "card_set": {"name": card_set.name, "sha256": card_set.sha256},
         "players": state.num_players,
-        "faunas": [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)],
+        "faunas": [str(seat.fauna) for seat in state.seats],
         "first_player": state.first_player,
         "bots": [{"spec": s, "seed": seed} for s, seed in zip(specs, seeds)],
         "moves": [], "times": [],
-        "deck": [card_set.cards[c].id
-                 for c in state_initial_deck(raw, state.referee_draw_pile())],
+        "deck": [card_set.cards[c].id for c in state_initial_deck(state)],
     }
     finish_record(record, state)
     return record, state
@@ -78,7 +76,7 @@ def initial_state(record, card_set):
     """The position before the first move of a record."""
     check_card_set(record, card_set)
     try:
-        return _core.State.new(card_set, players=record["players"],
+        return _engine.State.new(card_set, players=record["players"],
                                faunas=record["faunas"],
                                first_player=record["first_player"], deck=record["deck"])
     except (KeyError, TypeError) as e:
@@ -131,7 +129,8 @@ def finish_record(record, state, forfeits=()):
     else:
         end, ranks = ("normal" if state.is_over() else UNFINISHED), state.ranks()
     record.update({"end": end, "scores": scores, "ranks": ranks,
-                   "breakdown": state.score_breakdown(), "rounds": state.rounds,
+                   "breakdown": [score.as_dict() for score in state.score_breakdown()],
+                   "rounds": state.rounds,
                    "forfeits": forfeits})
 
 
