@@ -9,7 +9,7 @@ from tqdm import tqdm
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import resolve_card_set
-from coexist_ai.match import play_game
+from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.records import (RecordsError, RecordWriter, read_records,
                                 repair_truncated_tail)
 from coexist_ai.results import Standings
@@ -48,13 +48,31 @@ class Tournament:
 def _play_one(cards_spec, players, game, specs, meta):
     """Worker: play one scheduled game (in whatever process)."""
     card_set = resolve_card_set(cards_spec)
-    bots = [make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
+    bots = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
     try:
         return play_game(card_set, players, game.deal_seed, bots, specs,
                          list(game.bot_seeds), meta)
     finally:
         for bot in bots:
-            bot.close()
+            _close(bot)
+
+
+def _make_bot(spec, seed):
+    """The bot of a seat; one that cannot be made (its spec was checked,
+    but making it can still fail: memory, a preset file gone) forfeits."""
+    try:
+        return make_bot(spec, seed)
+    except Exception as error:
+        return UnstartableBot(spec, error)
+
+
+def _close(bot):
+    """The game is decided and its record made: a bot failing to close
+    must not lose it."""
+    try:
+        bot.close()
+    except Exception:
+        pass
 
 
 def load_existing(path, tournament):

@@ -1,0 +1,139 @@
+"""A tournament outlives whatever its bots do: a built-in bot that raises
+forfeits that game (its reason in the record) and the run goes on with no
+record lost."""
+import pytest
+
+from coexist_ai.bots import BotSpecError, make_bot, parse_spec
+from coexist_ai.bots import spec as bot_spec
+from coexist_ai.bots.builtin import RandomBot
+from coexist_ai.cards import default_card_set
+from coexist_ai.match import play_game
+from coexist_ai.records import read_records
+from coexist_ai.schedule import Entrant
+from coexist_ai.tournament import Tournament, run
+from cli_process import ROOT, assert_clear_error, cli
+
+CS = default_card_set()
+
+
+class Raising:
+    """A bot whose `method` raises `error` on its `when`-th call."""
+
+    def __init__(self, method, error, when=1):
+        self.method, self.error, self.when = method, error, when
+        self.calls, self.inner, self.closed = 0, make_bot("random", 1), False
+
+    def _maybe_raise(self, method):
+        if method == self.method:
+            self.calls += 1
+            if self.calls == self.when:
+                raise self.error
+
+    def new_game(self, seat, num_players):
+        self._maybe_raise("new_game")
+
+    def choose(self, observation):
+        self._maybe_raise("choose")
+        return self.inner.choose(observation)
+
+
+@pytest.mark.parametrize("method, when", [("new_game", 1), ("choose", 1), ("choose", 4)])
+def test_any_exception_of_a_bot_is_its_forfeit(method, when):
+    bot = Raising(method, ValueError("max() arg is an empty sequence"), when)
+    record = play_game(CS, 2, 3, [make_bot("random", 0), bot], ["random", "raising"], [0, 1])
+    assert record["end"] == "forfeit"
+    assert record["forfeits"] == [{"seat": 1, "kind": "crash",
+                                   "reason": "ValueError: max() arg is an empty sequence"}]
+    assert record["ranks"] == [1, 2]
+    assert sum(1 for seat, _ in record["moves"] if seat == 1) == (when - 1 if method == "choose" else 0)
+
+
+def test_a_very_long_failure_message_is_cut_in_the_record():
+    bot = Raising("choose", RuntimeError("x" * 100_000))
+    record = play_game(CS, 2, 3, [bot, make_bot("random", 0)], ["raising", "random"], [0, 1])
+    reason = record["forfeits"][0]["reason"]
+    assert reason.startswith("RuntimeError: xxx") and len(reason) <= 500
+
+
+def quiet_run(t, out):
+    return run(t, str(out), jobs=1, progress=False, echo=lambda _: None)
+
+
+def test_a_tournament_goes_on_past_bots_that_raise(tmp_path, monkeypatch):
+    """Every third decision of every random bot raises: each game is some
+    seat's forfeit, and every game of the schedule is recorded."""
+    calls = {"n": 0}
+    choose = RandomBot.choose
+
+    def flaky(self, observation):
+        calls["n"] += 1
+        if calls["n"] % 3 == 0:
+            raise ZeroDivisionError("division by zero")
+        return choose(self, observation)
+
+    monkeypatch.setattr(RandomBot, "choose", flaky)
+    out = tmp_path / "flaky.jsonl"
+    t = Tournament("flaky", [Entrant("a", "random"), Entrant("b", "random")], 2,
+                   "round-robin", 3, 1)
+    standings = quiet_run(t, out)
+    records = read_records(str(out))
+    assert sorted(r["game"] for r in records) == list(range(len(t.schedule)))
+    assert len(standings.records) == len(t.schedule)
+    for r in records:
+        assert r["end"] == "forfeit"
+        assert [(f["kind"], f["reason"]) for f in r["forfeits"]] == \
+            [("crash", "ZeroDivisionError: division by zero")]
+    assert sum(c["crash"] for c in standings.failures.values()) == len(records)
+
+
+def test_a_bot_that_cannot_be_made_forfeits_and_one_that_cannot_close_loses_nothing(
+        tmp_path, monkeypatch):
+    import coexist_ai.tournament as tm
+    real = tm.make_bot
+
+    def make(spec, seed=None):
+        if spec.startswith("greedy"):
+            raise MemoryError("cannot allocate the search")
+        bot = real(spec, seed)
+        bot.close = lambda: (_ for _ in ()).throw(OSError("close failed"))
+        return bot
+
+    t = Tournament("unmade", [Entrant("r", "random"), Entrant("g", "greedy")], 2,
+                   "round-robin", 1, 1)
+    monkeypatch.setattr(tm, "make_bot", make)
+    out = tmp_path / "unmade.jsonl"
+    quiet_run(t, out)
+    records = read_records(str(out))
+    assert len(records) == 2
+    for r in records:
+        seat = r["entrants"].index("g")
+        assert r["forfeits"] == [{"seat": seat, "kind": "crash",
+                                  "reason": "MemoryError: cannot allocate the search"}]
+        assert r["moves"] == []
+
+
+# -- node caps that cannot hold a root ------------------------------------------
+
+def test_the_minimum_node_cap_follows_the_compiled_core():
+    """The spec's floor is computed from two constants of the C core: if
+    either changes there, it must change here."""
+    types = (ROOT / "csrc" / "cx_types.h").read_text()
+    ismcts = (ROOT / "csrc" / "cx_ismcts.c").read_text()
+    assert f"#define CX_MAX_ACTIONS {bot_spec.CX_MAX_ACTIONS} " in types
+    assert f"#define EDGES_PER_NODE {bot_spec.EDGES_PER_NODE} " in ismcts
+    assert bot_spec.MIN_NODES_PER_THREAD * bot_spec.EDGES_PER_NODE >= bot_spec.CX_MAX_ACTIONS
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8, 64])
+def test_node_caps_too_small_for_a_root_are_refused(threads):
+    least = bot_spec.MIN_NODES_PER_THREAD * threads
+    parse_spec(f"ismcts:threads={threads},max_nodes={least}")
+    with pytest.raises(BotSpecError) as caught:
+        parse_spec(f"ismcts:threads={threads},max_nodes={least - 1}")
+    assert f"max_nodes >= {least}" in str(caught.value)
+
+
+def test_the_duel_of_the_issue_is_refused_with_what_would_be_valid():
+    proc = cli("duel", "ismcts:iterations=50,max_nodes=16,threads=8", "random",
+               "--games", 2, "--jobs", 1, "--quiet")
+    assert_clear_error(proc, "max_nodes=16", "threads=8", "max_nodes >= 2560")
