@@ -105,9 +105,11 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
              "that game is played again")
     done = {r["game"] for r in records}
     standings = Standings(tournament, records)
-    todo = [g for g in tournament.schedule.games() if g.index not in done]
+    schedule = tournament.schedule
+    todo = schedule.games(skip=done)    # lazy: made as the workers need them
     if records:
-        echo(f"{out}: {len(records)} games already played, {len(todo)} to go")
+        left = len(schedule) - sum(1 for index in done if index < len(schedule))
+        echo(f"{out}: {len(records)} games already played, {left} to go")
     writer = RecordWriter(out) if out else None
     bar = tqdm(total=len(tournament.schedule), initial=len(done), disable=not progress,
                unit="game", dynamic_ncols=True)

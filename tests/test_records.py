@@ -7,7 +7,6 @@ must not change at all, a repaired one must keep its good lines exactly.
 """
 import json
 import os
-import time
 
 import pytest
 
@@ -18,7 +17,8 @@ from coexist_ai.match import BotFailure, play_game
 from coexist_ai.records import RecordsError, RecordWriter, read_records
 from coexist_ai.schedule import Entrant, derive_seed
 from coexist_ai.tournament import Tournament, run
-from cli_process import ROOT, assert_clear_error, assert_ok, cli, start_cli
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, lines_of, start_cli,
+                         wait_for_records)
 
 CS = default_card_set()
 ENTRANTS = [Entrant("random", "random"), Entrant("greedy", "greedy"),
@@ -36,10 +36,6 @@ def three_player_records(tmp_path_factory):
 
 def without_times(records):
     return [{k: v for k, v in r.items() if k != "times"} for r in records]
-
-
-def lines_of(path):
-    return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
 # -- what a record holds -------------------------------------------------------
@@ -156,11 +152,7 @@ def test_a_killed_run_resumes_to_exactly_the_full_set(tmp_path):
     args = duel_args(out, "--seed", 3, bots=("ismcts:iterations=100", "random"), games=14)
     proc = start_cli(*args)
     try:
-        deadline = time.monotonic() + 60
-        while lines_of(out) < 3:
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < deadline, "no game recorded in 60 s"
-            time.sleep(0.01)
+        wait_for_records(proc, out, 3)
     finally:
         proc.kill()
         proc.wait()
