@@ -8,6 +8,7 @@ module never shadows the installed package. The command is the same `run()`
 entry point the console script calls, so exit codes and error formatting are
 the installed ones.
 """
+import contextlib
 import os
 import resource
 import subprocess
@@ -75,6 +76,18 @@ def wait_for_records(proc, path, count, seconds=60):
         assert proc.poll() is None, proc.stderr.read()
         assert time.monotonic() < deadline, f"fewer than {count} records in {seconds} s"
         time.sleep(0.01)
+
+
+@contextlib.contextmanager
+def killed_at_exit(*args, max_memory=None):
+    """A started command (see start_cli), SIGKILLed when the block ends."""
+    proc = start_cli(*args, max_memory=max_memory)
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
 
 
 def assert_ok(proc):

@@ -5,7 +5,8 @@ processes: what they print, what they write, and how they refuse bad input
 import pytest
 
 from coexist_ai.records import read_records
-from cli_process import ROOT, assert_clear_error, assert_ok, cli, start_cli, wait_for_records
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
+                         wait_for_records)
 
 
 def table_rows(stdout):
@@ -203,12 +204,7 @@ def test_a_duel_of_300_million_games_starts_at_once_in_little_memory(tmp_path):
     """The schedule is made lazily: asking for 3e8 games must not build
     them first (that took 5.4 GB before the first game)."""
     out = tmp_path / "huge.jsonl"
-    proc = start_cli("duel", "random", "random", "--games", 300_000_000, "--seed", 1,
-                     "--jobs", 1, "--quiet", "--out", out, max_memory=2 << 30)
-    try:
+    with killed_at_exit("duel", "random", "random", "--games", 300_000_000, "--seed", 1,
+                        "--jobs", 1, "--quiet", "--out", out, max_memory=2 << 30) as proc:
         wait_for_records(proc, out, 2)
-    finally:
-        proc.kill()
-        proc.wait()
-        proc.stderr.close()
     assert [r["game"] for r in read_records(str(out))][:2] == [0, 1]

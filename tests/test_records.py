@@ -17,8 +17,8 @@ from coexist_ai.match import BotFailure, play_game
 from coexist_ai.records import RecordsError, RecordWriter, read_records
 from coexist_ai.schedule import Entrant, derive_seed
 from coexist_ai.tournament import Tournament, run
-from cli_process import (ROOT, assert_clear_error, assert_ok, cli, lines_of, start_cli,
-                         wait_for_records)
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
+                         lines_of, wait_for_records)
 
 CS = default_card_set()
 ENTRANTS = [Entrant("random", "random"), Entrant("greedy", "greedy"),
@@ -150,13 +150,8 @@ def duel_args(out, *extra, bots=("random", "greedy"), games=4):
 def test_a_killed_run_resumes_to_exactly_the_full_set(tmp_path):
     out = tmp_path / "duel.jsonl"
     args = duel_args(out, "--seed", 3, bots=("ismcts:iterations=100", "random"), games=14)
-    proc = start_cli(*args)
-    try:
+    with killed_at_exit(*args) as proc:
         wait_for_records(proc, out, 3)
-    finally:
-        proc.kill()
-        proc.wait()
-        proc.stderr.close()
     killed = out.read_bytes()
     kept = killed[:killed.rfind(b"\n") + 1]
     played = kept.count(b"\n")
