@@ -228,24 +228,25 @@ def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
 @click.option("--anchor", default="random", show_default=True)
 def tournament_ratings(files, anchor):
     """The rating table of game records from any FILES, merged."""
-    from coexist_ai.records import read_records, RecordsError
+    from coexist_ai.records import RecordsError, numbered_records, without_repeats
     from coexist_ai.results import Standings
-    records, sha, unfinished = [], None, 0
+    located, sha, unfinished = [], None, 0
     for path in files:
         if not os.path.exists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
-        for record in read_records(path):
-            if record.get("end") == "unfinished":   # a saved game still in play
+        for line, record in numbered_records(path):
+            if record["end"] == "unfinished":   # a saved game still in play
                 unfinished += 1
                 continue
-            this = record.get("card_set", {}).get("sha256")
+            this = record["card_set"]["sha256"]
             if sha and this != sha:
-                raise RecordsError(f"{path}: mixes card sets ({this} after {sha}); "
+                raise RecordsError(f"{path}:{line}: mixes card sets ({this} after {sha}); "
                                    "ratings need one card set")
             sha = this
-            records.append(record)
+            located.append((path, line, record))
     if unfinished:
         click.echo(f"left out {unfinished} unfinished game(s)")
+    records = without_repeats(located, click.echo)
     click.echo(Standings(None, records, anchor=anchor).table())
 
 

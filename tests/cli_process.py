@@ -54,6 +54,7 @@ def _memory_cap(max_memory):
 def cli(*args, timeout=120, max_memory=None):
     """Run one command to its end; returns the CompletedProcess (text)."""
     return subprocess.run(cli_argv(*args), cwd=ROOT, env=cli_env(), capture_output=True,
+                          stdin=subprocess.DEVNULL,
                           text=True, timeout=timeout, preexec_fn=_memory_cap(max_memory))
 
 

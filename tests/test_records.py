@@ -12,7 +12,7 @@ import pytest
 
 from coexist_ai._core import FAUNAS, State
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import default_card_set
+from coexist_ai.cards import CardSetError, default_card_set
 from coexist_ai.match import BotFailure, play_game
 from coexist_ai.records import RecordsError, RecordWriter, read_records
 from coexist_ai.schedule import Entrant, derive_seed
@@ -249,13 +249,71 @@ def test_a_file_that_holds_no_records_is_not_cut(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_an_unwritable_out_file_is_a_clear_error():
+def test_an_out_file_that_is_a_device_is_refused():
     # reading /dev/full never ends: a records loader that tries must fail
     # here (MemoryError, a traceback), not take the machine's memory
     proc = cli(*duel_args("/dev/full", games=2), timeout=60, max_memory=2 << 30)
-    assert_clear_error(proc, "cannot write to /dev/full", "No space left on device")
+    assert_clear_error(proc, "/dev/full is a character device, not a regular file")
 
 
 def test_an_out_file_in_a_missing_directory_is_a_clear_error(tmp_path):
     out = tmp_path / "no" / "such" / "dir.jsonl"
     assert_clear_error(cli(*duel_args(out, games=2)), f"cannot write to {out}")
+
+
+# -- one run per records file -------------------------------------------------------
+
+def test_a_second_run_on_the_same_out_is_refused(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    args = duel_args(out, "--seed", 4, bots=("random", "random"), games=3000)
+    with killed_at_exit(*args) as first:
+        wait_for_records(first, out, 2)
+        second = cli(*args)
+        assert_clear_error(second, str(out), "being written by another run")
+        assert first.poll() is None          # the first run goes on
+    games = [r["game"] for r in read_records(str(out))]
+    assert len(games) == len(set(games))     # nobody else wrote the file
+
+
+def test_a_repeated_game_is_reported_and_counted_once(tmp_path):
+    """A file two runs wrote at once (before the lock) holds every game
+    twice: a resume and `tournament ratings` name each repeat and count
+    each game once."""
+    out = tmp_path / "twice.jsonl"
+    assert_ok(cli(*duel_args(out, "--seed", 6)))
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(lines[0] + lines[1] + lines[0] + lines[2] + lines[1] + lines[3])
+    game = json.loads(lines[0])["game"]
+    run_id = json.loads(lines[0])["run"]
+    for proc in (cli(*duel_args(out, "--seed", 6)), cli("tournament", "ratings", out)):
+        assert_ok(proc)
+        assert f"warning: {out}:3: game {game} of run {run_id} repeats {out}:1; counted once" \
+            in proc.stdout
+        assert f"warning: {out}:5: " in proc.stdout
+        assert "4 games; Elo anchored" in proc.stdout
+    assert "4 games already played, 0 to go" in cli(*duel_args(out, "--seed", 6)).stdout
+
+
+def test_a_record_the_schedule_does_not_hold_is_refused_untouched(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    assert_ok(cli(*duel_args(out, "--seed", 7)))
+    lines = out.read_bytes().splitlines(keepends=True)
+    record = json.loads(lines[1])
+    record["entrants"] = record["entrants"][::-1]    # seats swapped by hand
+    out.write_bytes(lines[0] + json.dumps(record).encode() + b"\n" + b"".join(lines[2:]))
+    before = out.read_bytes()
+    proc = cli(*duel_args(out, "--seed", 7))
+    assert_clear_error(proc, f"{out}:2: game {record['game']}",
+                       "not the game this tournament's schedule has", "entrants")
+    assert out.read_bytes() == before
+
+
+def test_a_card_set_file_edited_during_the_run_stops_it(tmp_path, monkeypatch):
+    cards = variant_card_set(tmp_path)
+    t = Tournament("edited", [Entrant("a", "random"), Entrant("b", "random")], 2,
+                   "round-robin", 3, 1, cards=str(cards))
+    cards.write_text(cards.read_text().replace('"variant-v1"', '"variant-v2"'))
+    out = tmp_path / "edited.jsonl"
+    with pytest.raises(CardSetError, match="changed during the run"):
+        run(t, str(out), jobs=1, progress=False, echo=lambda _: None)
+    assert read_records(str(out)) == []

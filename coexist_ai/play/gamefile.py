@@ -20,7 +20,8 @@ from coexist_ai import _core
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
                               state_initial_deck)
-from coexist_ai.records import read_records
+from coexist_ai.paths import check_writable, is_locked
+from coexist_ai.records import PLAY_RUN, read_records
 from coexist_ai.schedule import derive_seed
 
 HUMAN = "human"
@@ -50,7 +51,7 @@ def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     raw = state.referee_raw()
     record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "run": "play", "tournament": "play", "game": 1, "block": 0, "round": 0,
+        "run": PLAY_RUN, "tournament": "play", "game": 1, "block": 0, "round": 0,
         "rotation": 0, "entrants": list(names),
         "card_set": {"name": card_set.name, "sha256": card_set.sha256},
         "players": state.num_players,
@@ -139,7 +140,7 @@ def load_game(path, game=None):
     """(every record of the file, the 0-based index of the chosen one).
     `game` counts records in the file from 1; default: the only one, or the
     last unfinished one, or the first."""
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise GameFileError(f"no file {path!r}")
     records = read_records(path)
     if not records:
@@ -156,13 +157,20 @@ def load_game(path, game=None):
 def save_game(path, records, index, record):
     """Put `record` at `index` of the file's records (appending when
     index == len(records)) and write the file atomically: a crash mid-write
-    leaves the previous file whole."""
+    leaves the previous file whole. Only a regular file or a new path is
+    replaced (through a symlink, its target), never a device or a fifo,
+    nor the records file of a run that is writing it."""
     records = list(records)
     if index == len(records):
         records.append(record)
     else:
         records[index] = record
-    folder = os.path.dirname(os.path.abspath(path))
+    check_writable(path, "save the game to")
+    path = os.path.realpath(path)
+    if is_locked(path):
+        raise GameFileError(f"cannot save the game to {path}: a running duel or "
+                            "tournament is writing it; give another --save file")
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".coexist-save-", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
