@@ -1,6 +1,12 @@
 """A tournament outlives whatever its bots do: a built-in bot that raises
 forfeits that game (its reason in the record) and the run goes on with no
 record lost."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 
 from coexist_ai.bots import BotSpecError, make_bot, parse_spec
@@ -11,7 +17,8 @@ from coexist_ai.match import play_game
 from coexist_ai.records import read_records
 from coexist_ai.schedule import Entrant
 from coexist_ai.tournament import Tournament, run
-from cli_process import ROOT, assert_clear_error, cli
+from cli_process import (ROOT, assert_clear_error, cli, killed_at_exit, package_env,
+                         wait_for_records)
 
 CS = default_card_set()
 
@@ -137,3 +144,113 @@ def test_the_duel_of_the_issue_is_refused_with_what_would_be_valid():
     proc = cli("duel", "ismcts:iterations=50,max_nodes=16,threads=8", "random",
                "--games", 2, "--jobs", 1, "--quiet")
     assert_clear_error(proc, "max_nodes=16", "threads=8", "max_nodes >= 2560")
+
+
+# -- workers end with their run -------------------------------------------------
+
+def parents():
+    """{pid: parent pid} of every process."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            out[int(entry)] = int(fields[1])
+    return out
+
+
+def descendants(pid):
+    ppid = parents()
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        children = {p for p, pp in ppid.items() if pp == parent}
+        found |= children
+        todo.extend(children)
+    return found
+
+
+def alive(pid):
+    """Running (a zombie holds nothing and waits only to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_gone(pids, seconds=10):
+    """The processes of `pids` still running after `seconds` (killed then,
+    so that a failing test leaves nothing behind)."""
+    deadline = time.monotonic() + seconds
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survivors = {p for p in pids if alive(p)}
+    for pid in survivors:
+        os.kill(pid, signal.SIGKILL)
+    return survivors
+
+
+def test_sigkill_of_a_run_ends_its_workers_and_the_resource_tracker(tmp_path):
+    out = tmp_path / "killed.jsonl"
+    with killed_at_exit("duel", "random", "random", "--games", 100_000, "--seed", 1,
+                        "--jobs", 2, "--quiet", "--out", out) as proc:
+        wait_for_records(proc, out, 20)
+        family = descendants(proc.pid)
+        # two workers and multiprocessing's resource tracker
+        assert len(family) >= 3, family
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert wait_gone(family) == set()
+
+
+# a parent whose child runs the watchdog only (the parent's pid passed to
+# it, as the pool passes it: the parent may be gone before the child runs)
+WATCHED = """
+import os, subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c", '''
+import sys, threading, time
+from coexist_ai.backends import _watch_parent
+threading.Thread(target=_watch_parent, args=(int(sys.argv[1]),), daemon=True).start()
+print("watching", flush=True)
+time.sleep(120)
+''', str(os.getpid())])
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_without_the_kernel_signal_the_watchdog_ends_an_orphan():
+    """Where PR_SET_PDEATHSIG is not there (not Linux), the watchdog thread
+    alone ends a worker whose parent died."""
+    parent = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE,
+                              text=True, env=package_env())
+    try:
+        child = int(parent.stdout.readline())
+        assert parent.stdout.readline() == "watching\n"
+        assert alive(child)
+        parent.kill()
+        parent.wait()
+        assert wait_gone({child}) == set()
+    finally:
+        parent.kill()
+        parent.stdout.close()
+
+
+def test_a_worker_that_dies_is_a_clear_error_and_loses_no_record(tmp_path):
+    out = tmp_path / "crashed.jsonl"
+    with killed_at_exit("duel", "random", "random", "--games", 100_000, "--seed", 1,
+                        "--jobs", 2, "--quiet", "--out", out) as proc:
+        wait_for_records(proc, out, 20)
+        worker = min(p for p in descendants(proc.pid) if b"spawn_main" in
+                     open(f"/proc/{p}/cmdline", "rb").read())
+        os.kill(worker, signal.SIGSEGV)
+        proc.wait(timeout=60)
+        stderr = proc.stderr.read().decode()
+    assert proc.returncode == 2 and "Traceback" not in stderr, stderr
+    assert "error: a worker process died abruptly" in stderr
+    games = [r["game"] for r in read_records(str(out))]   # every line whole
+    assert len(games) >= 20 and len(set(games)) == len(games)
