@@ -114,6 +114,8 @@ cdef extern from "cx_rules.h" nogil:
     int cx_playout_random(cx_state *s, const cx_cardset *cs, cx_rng *r,
                           int max_actions)
     int cx_check_invariants(const cx_state *s, const cx_cardset *cs)
+    int cx_check_bounds(const cx_state *s, const cx_cardset *cs)
+    int cx_check_cardset(const cx_cardset *cs)
 
 
 cdef class CoreCardSet:
@@ -121,13 +123,20 @@ cdef class CoreCardSet:
     cdef readonly object card_set
 
 
+# raises: a Position made without its constructor has no card set
+cdef int _unmade(object position) except -1
+
+
 cdef class Position:
     cdef cx_state s
     cdef CoreCardSet core
-    cdef inline const cx_cardset *cset(self) noexcept:
+    cdef inline const cx_cardset *cset(self) except NULL:
+        if self.core is None:
+            _unmade(self)
         return &self.core.cs
     cdef int _seat(self, int seat) except -1
     cdef bytes _bytes(self)
+    cdef int _load_raw(self, card_set, raw, bint begin_turn) except -1
 
 cdef extern from "cx_bench.h" nogil:
     long long cx_bench_random_games(const cx_cardset *cs, int n_players,
@@ -166,11 +175,13 @@ cdef extern from "cx_searcher.h" nogil:
     void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
                            long *bytes)
     int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len)
+    int CX_MAX_TREE_NODES
     double cx_now()
     size_t CX_NODE_BYTES "sizeof(cx_node)"
     size_t CX_EDGE_BYTES "sizeof(cx_edge)"
 
 cdef extern from "cx_greedy.h" nogil:
+    int CX_GREEDY_MAX_NODES
     float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat)
     cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
                                int max_nodes, int *searched)

@@ -9,7 +9,7 @@ observations and sample `State`s from them with `determinize`.
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint64_t
 
-from coexist_ai.errors import IllegalMoveError, SetupError
+from coexist_ai.errors import IllegalMoveError, SetupError, StateFormatError
 
 include "_raw.pxi"
 include "_search.pxi"
@@ -19,6 +19,34 @@ COLOURS = ("C", "F", "P", "H", "S")
 PHASES = ("start", "choose", "recruit", "house", "center", "train", "effect",
           "discard", "over")
 STATE_BYTES = sizeof(cx_state)
+
+# what each number of cx_check_invariants (csrc/cx_check.c) means
+INVARIANTS = {
+    1: "a count, colour or card index is out of range, or an unused byte "
+       "is not zero",
+    2: "a token kind's total differs from the game's supply "
+       "(C 28, F 24, P 20, H 20, S 32 in all)",
+    3: "a card is in no place or in two",
+    4: "a card is listed where its place says it is not",
+    5: "a track holds more than 8 tokens, or an animal carries more than it needs",
+    6: "an anti-cycle count is above the tokens on the animal",
+    7: "released counts disagree",
+    8: "the decision in front of the current seat cannot be asked "
+       "(phase and turn fields do not fit the position, or no move is legal)",
+    9: "a seat's permanent effects are not those of the animals it released",
+    10: "a Conservation Center holds more animals than its capacity",
+}
+
+# what each number of cx_check_cardset (csrc/cx_cardset.c) means
+_CARDSET_ERRORS = {
+    1: "more than 128 cards",
+    2: "center_spaces, release_goal or max_rounds out of range",
+    3: "a card's kind, fauna, colour, needs or protect out of range",
+    4: "an effect kind or its parameters out of range",
+    5: "center_spaces plus the extra_space cards exceed 14",
+    6: "more than 16 start_recruit cards",
+    7: "capture_limit plus the capture_bonus amounts exceed 255",
+}
 
 _SETUP_ERRORS = {
     -1: "players must be 2, 3 or 4",
@@ -38,6 +66,10 @@ cdef class CoreCardSet:
             raise ValueError(f"card set image of {len(image)} bytes, the engine "
                              f"expects {sizeof(cx_cardset)}")
         memcpy(&self.cs, <const char *>image, sizeof(cx_cardset))
+        err = cx_check_cardset(&self.cs)
+        if err:
+            raise ValueError(f"card set {card_set.name!r} breaks the engine's "
+                             f"limits: {_CARDSET_ERRORS[err]}")
         self.card_set = card_set
 
 
@@ -60,8 +92,17 @@ def core_card_set(card_set):
     return hit
 
 
+cdef int _unmade(object position) except -1:
+    raise TypeError(f"this {type(position).__name__} was made without its "
+                    "constructor and holds no game: use State.new(...), "
+                    "State.from_json(...) or State.observation(seat)")
+
+
 cdef class Position:
     """What every position shares: the public view, legal moves and score."""
+
+    def __init__(self):
+        raise TypeError("use State.new(...) or State.from_json(...)")
 
     # -- identity and turn -------------------------------------------------
     @property
@@ -178,14 +219,29 @@ cdef class Position:
         cx_hide_deck(&hidden)
         return _state_to_dict(&hidden)
 
-    def _begin_turn(self):
-        """Start the current seat's turn afresh (positions set up from JSON)."""
-        cx_begin_turn(&self.s)
-
     def check_invariants(self):
         """0 when the position is consistent, else the number of the broken
-        invariant (csrc/cx_check.c)."""
+        invariant (INVARIANTS; csrc/cx_check.c)."""
         return cx_check_invariants(&self.s, self.cset())
+
+    def _check_bounds(self):
+        """Invariant 1 alone: every index the engine reads is in range."""
+        return cx_check_bounds(&self.s, self.cset())
+
+    cdef int _load_raw(self, card_set, raw, bint begin_turn) except -1:
+        """Fill the struct from a raw dict, start the turn if asked, and
+        refuse it unless every invariant holds."""
+        self.core = core_card_set(card_set)
+        _dict_to_state(&self.s, raw)
+        cdef int broken = cx_check_bounds(&self.s, self.cset())
+        if not broken and begin_turn:
+            cx_begin_turn(&self.s)
+        if not broken:
+            broken = cx_check_invariants(&self.s, self.cset())
+        if broken:
+            raise StateFormatError(f"the position is inconsistent: invariant "
+                                   f"{broken} is broken ({INVARIANTS[broken]})")
+        return 0
 
     def to_json(self, **dump_options):
         from coexist_ai.state_json import position_to_json
@@ -269,8 +325,11 @@ cdef class State(Position):
         cx_apply(&self.s, self.cset(), action)
 
     def apply_unchecked(self, int action):
-        """Play an action without checking it (for search: the caller
-        guarantees legality; an illegal action corrupts the state)."""
+        """Play an action without checking its legality (for callers that
+        just checked it). Memory-safe whatever the action: the engine's
+        guards make a move naming a card, slot or colour that is not there a
+        no-op. An illegal action may still leave a position that breaks the
+        game's invariants (check_invariants() says which)."""
         cx_apply(&self.s, self.cset(), action)
 
     def push(self, str move):
@@ -309,11 +368,11 @@ cdef class State(Position):
         return self._bytes()
 
     @staticmethod
-    def from_raw(card_set, raw):
-        """A State from a struct dict; checks its invariants."""
+    def from_raw(card_set, raw, bint begin_turn=False):
+        """A State from a struct dict (begin_turn: start the current seat's
+        turn afresh first); StateFormatError unless every invariant holds."""
         cdef State st = State.__new__(State)
-        st.core = core_card_set(card_set)
-        _dict_to_state(&st.s, raw)
+        st._load_raw(card_set, raw, begin_turn)
         return st
 
     @staticmethod
@@ -348,10 +407,13 @@ cdef class Observation(Position):
         return st
 
     @staticmethod
-    def from_raw(card_set, raw, int viewer=0):
+    def from_raw(card_set, raw, int viewer=0, bint begin_turn=False):
+        """An Observation from a struct dict, as State.from_raw."""
         cdef Observation ob = Observation.__new__(Observation)
-        ob.core = core_card_set(card_set)
-        _dict_to_state(&ob.s, raw)
+        ob._load_raw(card_set, raw, begin_turn)
+        if not 0 <= viewer < ob.s.n_players:
+            raise StateFormatError(f"viewer {viewer!r} is not a seat "
+                                   f"(0..{ob.s.n_players - 1})")
         ob.viewer = viewer
         cx_hide_deck(&ob.s)
         return ob
@@ -416,7 +478,7 @@ def bench_random_games(card_set, int players, int games, seed):
     return perf_counter() - start, actions
 
 
-def bench_copy(State state, int iterations):
+def bench_copy(State state not None, int iterations):
     """Seconds for `iterations` struct copies, then for as many memcpy's of
     the same number of bytes."""
     from time import perf_counter

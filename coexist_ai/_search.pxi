@@ -4,6 +4,8 @@
 from libc.stdlib cimport malloc, free
 
 REWARDS = ("win", "rank", "margin")
+MAX_TREE_NODES = CX_MAX_TREE_NODES
+GREEDY_MAX_NODES = CX_GREEDY_MAX_NODES
 POLICIES = ("random", "light")
 
 
@@ -27,9 +29,9 @@ cdef class Searcher:
         if not 0 < discount <= 1:
             raise ValueError(f"discount {discount}: expected a number in (0, 1]")
         p.discount = discount
-        if not 1 <= threads <= 64 or max_nodes < 2 * threads:
+        if not 1 <= threads <= 64 or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
-                             "1..64 and at least 2 nodes per thread")
+                             f"1..64 and 2 to {MAX_TREE_NODES} nodes per thread")
         if not cx_searcher_init(&self.s, &p, threads, max_nodes, reuse, _seed64(seed)):
             raise MemoryError(f"cannot set up {threads} search threads "
                               f"with {max_nodes} nodes")
@@ -52,12 +54,14 @@ cdef class Searcher:
     def clear_stop(self):
         cx_searcher_set_stop(&self.s, 0)
 
-    def search(self, Position position, long iterations=0, double seconds=0.0):
+    def search(self, Position position not None, long iterations=0,
+               double seconds=0.0):
         """Search `position` for `iterations` (or `seconds`); returns a dict
         with the chosen action, the iterations run, root statistics, the
         principal line and memory use."""
         if iterations <= 0 and seconds <= 0:
             raise ValueError("a search needs iterations > 0 or seconds > 0")
+        cdef const cx_cardset *cs = position.cset()
         if cx_is_over(&position.s):
             raise ValueError("the game is over: there is nothing to search")
         cdef cx_state hidden
@@ -67,7 +71,6 @@ cdef class Searcher:
         cdef int n = 0
         cdef long done
         cdef double start = cx_now(), elapsed
-        cdef const cx_cardset *cs = position.cset()
         try:
             with nogil:
                 done = cx_searcher_run(&self.s, &hidden, cs, iterations,
@@ -78,6 +81,8 @@ cdef class Searcher:
                      for i in range(n)]
         finally:
             free(stats)
+        if not moves:   # the root always gets its moves (cx_ismcts.c)
+            raise RuntimeError("the search returned no move: an engine bug")
         return self._result(moves, done, elapsed)
 
     def _result(self, moves, long done, double elapsed):
@@ -94,10 +99,13 @@ cdef class Searcher:
                 "pool_full": any(self.s.trees[t].full for t in range(self.s.threads))}
 
 
-def greedy_choose(Position position, int max_nodes=20000):
+def greedy_choose(Position position not None, int max_nodes=20000):
     """The heuristic bot's move (csrc/cx_greedy.c) and the positions it
-    searched. The position is hidden first: the draw pile's order is never
-    read."""
+    searched (at most `max_nodes`, 1..GREEDY_MAX_NODES). The position is
+    hidden first: the draw pile's order is never read."""
+    cdef const cx_cardset *cs = position.cset()
+    if not 1 <= max_nodes <= CX_GREEDY_MAX_NODES:
+        raise ValueError(f"max_nodes {max_nodes}: expected 1..{CX_GREEDY_MAX_NODES}")
     if cx_is_over(&position.s):
         raise ValueError("the game is over: there is no move to choose")
     cdef cx_state hidden
@@ -105,12 +113,12 @@ def greedy_choose(Position position, int max_nodes=20000):
     cx_hide_deck(&hidden)
     cdef int searched = 0
     cdef cx_action action
-    cdef const cx_cardset *cs = position.cset()
     with nogil:
         action = cx_greedy_choose(&hidden, cs, max_nodes, &searched)
     return action, searched
 
 
-def greedy_value(Position position, int seat):
+def greedy_value(Position position not None, int seat):
     """The heuristic bot's evaluation of a position for `seat`."""
-    return cx_greedy_value(&position.s, position.cset(), seat)
+    cdef const cx_cardset *cs = position.cset()
+    return cx_greedy_value(&position.s, cs, position._seat(seat))

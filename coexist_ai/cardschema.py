@@ -15,9 +15,14 @@ from typing import Any
 from coexist_ai.cards import (
     ANIMAL_FIELDS, BYTE, CARETAKER_COLOURS, CARETAKER_FIELDS, COLOUR_NAMES,
     DEFAULT_RULES, EFFECT_FIELDS, EFFECT_KINDS, EFFECT_PARAMETERS, FAUNAS,
-    ID_PATTERN, MAX_CAPTURE_BONUS, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
+    ID_PATTERN, MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
     MAX_SPACES, MAX_START_RECRUIT, SUPPLY, TOKEN_COLOURS, TOP_FIELDS, Card,
     CardSet, Effect, _Where)
+from coexist_ai.notation import COLOURS, WORDS
+
+# `discard c` must name one thing: a colour or a card, never both
+RESERVED_IDS = frozenset(COLOURS.lower()) | frozenset(WORDS)
+
 
 def card_set_from_data(data: Mapping[str, Any], source: str = "<data>") -> CardSet:
     """Validate already-parsed card-set data (a TOML document as a dict)."""
@@ -38,7 +43,6 @@ def card_set_from_data(data: Mapping[str, Any], source: str = "<data>") -> CardS
     _check_unique_ids(cards, first_caretaker, source)
     _check_engine_limits(cards, rules, source, first_caretaker)
     return CardSet(name, tuple(cards), rules, source)
-
 
 def _card_where(source: str, kind: str, position: int, table: Any) -> _Where:
     return _Where(source, _card_label(kind, position, table))
@@ -177,6 +181,10 @@ def _card_id(value: Any, where: _Where) -> str:
     if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
         where.fail("id", "expected lowercase letters, digits and '-' only "
                          f"([a-z0-9-]+), got {value!r}")
+    if value in RESERVED_IDS:
+        where.fail("id", f"{value!r} is a word of the move notation; card ids "
+                         f"may not be a colour letter ({', '.join(COLOURS.lower())}) "
+                         f"or one of: {', '.join(WORDS)}")
     return value
 
 
@@ -272,7 +280,8 @@ def _check_engine_limits(cards: list[Card], rules: Mapping[str, int],
         _Where(source, f"{kind} {card.id!r}").fail(
             None, f"card number {MAX_CARDS + 1} of {len(cards)}: a card set "
                   f"holds at most {MAX_CARDS} cards (the engine's CX_MAX_CARDS)")
-    spaces, start_recruits, capture_bonus = rules["center_spaces"], 0, 0
+    spaces, start_recruits = rules["center_spaces"], 0
+    capture = rules["capture_limit"]   # a seat may own every capture_bonus
     for card in cards[:first_caretaker]:
         kind = card.effect.kind if card.effect else None
         where = _Where(source, f"animal {card.id!r}")
@@ -289,8 +298,9 @@ def _check_engine_limits(cards: list[Card], rules: Mapping[str, int],
                            f": at most {MAX_START_RECRUIT} in a card set "
                            "(the engine's CX_MAX_START_RECRUIT)")
         elif kind == "capture_bonus":
-            capture_bonus += card.effect.amount  # type: ignore[union-attr,operator]
-            if capture_bonus > MAX_CAPTURE_BONUS:
-                where.fail("effect.amount", f"capture_bonus amounts add up to "
-                           f"{capture_bonus}: at most {MAX_CAPTURE_BONUS} in a "
-                           "card set (the capture limit is one byte)")
+            capture += card.effect.amount  # type: ignore[union-attr,operator]
+            if capture > MAX_CAPTURE:
+                where.fail("effect.amount", f"capture_limit {rules['capture_limit']} "
+                           f"plus the capture_bonus amounts makes {capture}: at "
+                           f"most {MAX_CAPTURE} (the engine's CX_MAX_CAPTURE: "
+                           "a turn's capture total is one byte)")

@@ -6,6 +6,8 @@ Actions are integers (bit layout in csrc/cx_types.h); a move is their text:
 Caretaker cards are named by colour, animals by their card id, so the same
 choice never has two names.
 """
+import re
+
 from coexist_ai.errors import IllegalMoveError, NotationError
 
 COLOURS = "CFPHS"
@@ -24,6 +26,12 @@ _SHAPES = {
     DISCARD_TOKEN: ("discard", "X"), DISCARD_ANIMAL: ("discard", "A"),
 }
 WORDS = sorted({word for word, _ in _SHAPES.values()})
+
+# A move is ASCII words (letters, digits, '-') separated by spaces or tabs,
+# with any spaces or tabs around it: nothing else, so that look-alikes
+# (a no-break space, U+3000, the long s that str.upper() turns into S) can
+# never spell a move.
+_MOVE_TEXT = re.compile(r"[ \t]*([A-Za-z0-9-]+(?:[ \t]+[A-Za-z0-9-]+)*)[ \t]*")
 
 
 def make_action(kind, x=0, y=0, a=0, b=0):
@@ -113,10 +121,15 @@ def _parse_fields(card_set, shape, args):
 
 def parse_move(card_set, text):
     """The actions `text` could name, before looking at any position."""
-    if not isinstance(text, str) or not text.split():
+    if not isinstance(text, str) or not text.strip(" \t"):
         raise NotationError(f"empty move {text!r}: expected a move such as "
                             "'recruit C', 'center' or 'end'")
-    words = text.split()
+    match = _MOVE_TEXT.fullmatch(text)
+    if match is None:
+        raise NotationError(f"{text!r}: a move is ASCII words (letters, digits "
+                            "and '-') separated by spaces, such as 'recruit C' "
+                            "or 'move F sea-otter sea-manatee'")
+    words = match.group(1).split()
     if words[0].lower() not in WORDS:
         raise NotationError(f"{text!r}: unknown word {words[0]!r}; moves start "
                             f"with one of: {', '.join(WORDS)}")

@@ -99,7 +99,7 @@ def state_from_json(text, card_set=None):
     doc = _parse(text)
     card_set = _check_header(doc, STATE_FORMAT, card_set)
     raw, at_turn_start = _Reader(doc, card_set).raw()
-    return _finish(_core.State.from_raw(card_set, raw), at_turn_start)
+    return _core.State.from_raw(card_set, raw, begin_turn=at_turn_start)
 
 
 def observation_from_json(text, card_set=None):
@@ -110,31 +110,9 @@ def observation_from_json(text, card_set=None):
     viewer = doc.get("viewer", raw["current"])
     if not isinstance(viewer, int) or not 0 <= viewer < raw["n_players"]:
         raise StateFormatError(f"viewer: {viewer!r} is not a seat")
-    return _finish(_core.Observation.from_raw(card_set, raw, viewer), at_turn_start)
+    return _core.Observation.from_raw(card_set, raw, viewer, begin_turn=at_turn_start)
 
 
-def _finish(position, at_turn_start):
-    if at_turn_start:
-        position._begin_turn()
-    broken = position.check_invariants()
-    if broken:
-        raise StateFormatError(f"the position is inconsistent: invariant {broken} "
-                               f"is broken ({INVARIANTS[broken]})")
-    return position
-
-
-INVARIANTS = {
-    1: "a count is out of range",
-    2: "a token kind's total differs from the game's supply "
-       "(C 28, F 24, P 20, H 20, S 32 in all)",
-    3: "a card is in no place or in two",
-    4: "a card is listed where its place says it is not",
-    5: "a track holds more than 8 tokens, or an animal carries more than it needs",
-    6: "an anti-cycle count is above the tokens on the animal",
-    7: "released counts disagree",
-    8: "the decision in front of the current seat cannot be asked "
-       "(phase and turn fields do not fit the position, or no move is legal)",
-}
 
 
 def _parse(text):

@@ -1,7 +1,10 @@
 /* cx_apply.c -- playing an action, and the turn sequence around it.
  *
- * cx_apply trusts its input (search calls it millions of times); the checked
- * cx_apply_checked refuses anything cx_legal_actions would not list. After
+ * cx_apply trusts its input to be legal (search calls it millions of times);
+ * the checked cx_apply_checked refuses anything cx_legal_actions would not
+ * list. cx_apply still keeps cheap guards at every array it writes: an
+ * action that names a card or slot not there, or a full board, changes
+ * nothing, so no bug elsewhere can write outside the state. After
  * every action the state is advanced to the next decision that is really a
  * decision: start_recruit effects with an empty supply are passed over, the
  * end of turn refills the Mission board and hands over to the next seat. */
@@ -68,7 +71,8 @@ void cx_begin_turn(cx_state *s) {
 
 static void finish_turn(cx_state *s, const cx_cardset *cs) {
     cx_refill_mission(s);
-    CX_CUR(s)->turns++;
+    cx_player *p = CX_CUR(s);
+    if (p->turns < UINT8_MAX) p->turns++;   /* only "first turn or not" matters */
     int next = (s->current + 1) % s->n_players;
     if (next == s->first_player) {
         s->rounds++;
@@ -93,25 +97,38 @@ static void check_capacity_then_finish(cx_state *s, const cx_cardset *cs) {
     }
 }
 
-static void house(cx_state *s, cx_player *p, int card) {
+static int mission_index(const cx_state *s, int card) {
     for (int i = 0; i < s->n_mission; i++)
-        if (s->mission[i] == card) { mission_remove(s, i); break; }
+        if (s->mission[i] == card) return i;
+    return -1;
+}
+
+/* 0 (nothing done) when the card is not on the Mission or the board is full */
+static int house(cx_state *s, cx_player *p, int card) {
+    int i = mission_index(s, card);
+    if (i < 0 || p->n_board >= CX_MAX_BOARD) return 0;
+    mission_remove(s, i);
     cx_slot *sl = &p->board[p->n_board++];
     memset(sl, 0, sizeof *sl);
     sl->card = (uint8_t)card;
     s->loc[card] = (uint8_t)(CX_LOC_BOARD + s->current);
+    return 1;
 }
 
-static void recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+static int recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
     int i = cx_mission_caretaker(s, cs, x);
+    if (i < 0) return 0;
     s->loc[s->mission[i]] = CX_LOC_DISCARD;
     mission_remove(s, i);
     gain(s, p, x, 1);
+    return 1;
 }
 
 static void protect(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
     const cx_card *c = &cs->cards[card];
-    board_remove(p, cx_slot_of(p, card));
+    int i = cx_slot_of(p, card);
+    if (i < 0) return;
+    board_remove(p, i);
     s->loc[card] = (uint8_t)(CX_LOC_PROTECTED + s->current);
     for (int x = 0; x < CX_NUM_CARETAKERS; x++) {
         int doublings = p->double_protect[x] > 6 ? 6 : p->double_protect[x];
@@ -125,7 +142,7 @@ static void protect(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
     s->supply[CX_S] -= (uint8_t)k;
 }
 
-static void own_permanent_effect(cx_player *p, const cx_card *c) {
+void cx_own_permanent_effect(cx_player *p, const cx_card *c) {
     switch (c->effect) {
     case CX_EFF_START_RECRUIT:
         if (p->n_start_recruit < CX_MAX_START_RECRUIT)
@@ -144,12 +161,13 @@ static void own_permanent_effect(cx_player *p, const cx_card *c) {
 
 static void release(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
     int i = cx_slot_of(p, card);
+    if (i < 0) return;
     slot_return_tokens(s, &p->board[i]);
     board_remove(p, i);
     s->loc[card] = (uint8_t)(CX_LOC_RELEASED + s->current);
     p->n_released++;
     if (p->n_released >= cs->release_goal) s->end_triggered = 1;
-    own_permanent_effect(p, &cs->cards[card]);
+    cx_own_permanent_effect(p, &cs->cards[card]);
     if (cx_effect_matters(s, cs, card)) {
         s->phase = CX_PH_EFFECT;
         s->effect_card = (uint8_t)card;
@@ -190,14 +208,17 @@ static void train(cx_state *s, const cx_cardset *cs, cx_player *p, int x, int y)
     uint8_t lo = (uint8_t)(x < y ? x : y), hi = (uint8_t)(x < y ? y : x);
     uint8_t crossed = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
     if (y > x) s->train_up |= crossed; else s->train_down |= crossed;
-    s->step++;
+    if (s->step < UINT8_MAX) s->step++;   /* read as "a trade was made" */
 }
 
-static void discard_animal(cx_state *s, cx_player *p, int card) {
+static void discard_animal(cx_state *s, const cx_cardset *cs, cx_player *p,
+                           int card) {
     int i = cx_slot_of(p, card);
+    if (i < 0) return;
     slot_return_tokens(s, &p->board[i]);
     board_remove(p, i);
     s->loc[card] = CX_LOC_DISCARD;
+    if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
 }
 
 static void apply_end(cx_state *s, const cx_cardset *cs) {
@@ -212,6 +233,7 @@ static void apply_skip(cx_state *s) {
 
 static void apply_apply(cx_state *s, const cx_cardset *cs, cx_player *p) {
     if (s->phase == CX_PH_START) {
+        if (s->step >= p->n_start_recruit) return;
         gain(s, p, p->start_recruit[s->step], 1);
         s->step++;
         advance_start(s);
@@ -220,49 +242,88 @@ static void apply_apply(cx_state *s, const cx_cardset *cs, cx_player *p) {
     }
 }
 
+static int pending_effect(const cx_state *s, const cx_cardset *cs) {
+    return cs->cards[s->effect_card].effect;
+}
+
 static void apply_house(cx_state *s, const cx_cardset *cs, cx_player *p, int card) {
-    house(s, p, card);
+    if (s->phase == CX_PH_EFFECT && pending_effect(s, cs) != CX_EFF_HOUSE_ONE) return;
+    if (!house(s, p, card)) return;
     if (s->phase == CX_PH_EFFECT) { effect_done(s); return; }
-    s->capture_used += cs->cards[card].capture;
+    int used = s->capture_used + cs->cards[card].capture;
+    s->capture_used = (uint8_t)(used < UINT8_MAX ? used : UINT8_MAX);
     s->phase = CX_PH_HOUSE;
 }
 
 static void apply_recruit(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
-    recruit(s, cs, p, x);
+    if (s->phase == CX_PH_EFFECT && pending_effect(s, cs) != CX_EFF_RECRUIT_MISSION)
+        return;
+    if (!recruit(s, cs, p, x)) return;
     if (s->phase == CX_PH_EFFECT) s->step++;
     else s->phase = CX_PH_RECRUIT;
 }
 
 static void move_token(cx_player *p, int x, int from, int to) {
-    cx_slot *a = &p->board[cx_slot_of(p, from)];
-    cx_slot *b = &p->board[cx_slot_of(p, to)];
+    int i = cx_slot_of(p, from), j = cx_slot_of(p, to);
+    if (i < 0 || j < 0 || i == j || !p->board[i].movable[x]) return;
+    cx_slot *a = &p->board[i], *b = &p->board[j];
     a->on[x]--; a->movable[x]--;
     b->on[x]++;
 }
 
 static void unassign(cx_player *p, int x, int card) {
-    cx_slot *sl = &p->board[cx_slot_of(p, card)];
+    int i = cx_slot_of(p, card);
+    if (i < 0 || !p->board[i].movable[x]) return;
+    cx_slot *sl = &p->board[i];
     sl->on[x]--; sl->movable[x]--;
     p->pool[x]++;
 }
 
 static void assign(cx_player *p, int x, int card) {
-    cx_slot *sl = &p->board[cx_slot_of(p, card)];
+    int i = cx_slot_of(p, card);
+    if (i < 0 || !(x == CX_S ? p->track : p->pool[x])) return;
+    cx_slot *sl = &p->board[i];
     sl->on[x]++;
     if (x == CX_S) p->track--; else p->pool[x]--;
 }
 
 static void discard_token(cx_state *s, const cx_cardset *cs, cx_player *p, int x) {
+    if (!p->pool[x]) return;
     p->pool[x]--;
     s->supply[x]++;
     if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
 }
 
+/* the decisions in which each kind of move can be legal (bit: phase) */
+#define IN(ph) (1u << CX_PH_##ph)
+static const uint16_t KIND_PHASES[CX_NUM_ACTION_KINDS] = {
+    [CX_A_PASS] = IN(CHOOSE),
+    [CX_A_END] = IN(RECRUIT) | IN(HOUSE) | IN(CENTER) | IN(TRAIN) | IN(EFFECT),
+    [CX_A_CENTER] = IN(CHOOSE), [CX_A_TRAIN_START] = IN(CHOOSE),
+    [CX_A_APPLY] = IN(START) | IN(EFFECT), [CX_A_SKIP] = IN(START) | IN(EFFECT),
+    [CX_A_RECRUIT] = IN(CHOOSE) | IN(RECRUIT) | IN(EFFECT),
+    [CX_A_HOUSE] = IN(CHOOSE) | IN(HOUSE) | IN(EFFECT),
+    [CX_A_PROTECT] = IN(CENTER), [CX_A_ASSIGN] = IN(CENTER), [CX_A_MOVE] = IN(CENTER),
+    [CX_A_UNASSIGN] = IN(CENTER), [CX_A_RELEASE] = IN(CENTER),
+    [CX_A_TRAIN] = IN(TRAIN),
+    [CX_A_DISCARD_TOKEN] = IN(DISCARD), [CX_A_DISCARD_ANIMAL] = IN(DISCARD),
+};
+#undef IN
+
 void cx_apply(cx_state *s, const cx_cardset *cs, cx_action a) {
     cx_player *p = CX_CUR(s);
     int x = CX_ACTION_X(a), y = CX_ACTION_Y(a);
     int ca = CX_ACTION_A(a), cb = CX_ACTION_B(a);
-    switch (CX_ACTION_KIND(a)) {
+    /* colours and cards index arrays below: out of range, or a kind of move
+     * that has no place in this decision, nothing happens (pool[] has no S,
+     * so caretaker moves also need x < CX_S) */
+    int kind = CX_ACTION_KIND(a);
+    if (ca >= cs->n_cards || cb >= cs->n_cards || x >= CX_NUM_TOKENS ||
+        y >= CX_NUM_CARETAKERS || kind >= CX_NUM_ACTION_KINDS ||
+        !(KIND_PHASES[kind] >> s->phase & 1))
+        return;
+    if (x == CX_S && kind != CX_A_ASSIGN) return;
+    switch (kind) {
     case CX_A_PASS: check_capacity_then_finish(s, cs); break;
     case CX_A_END: apply_end(s, cs); break;
     case CX_A_CENTER: s->phase = CX_PH_CENTER; break;
@@ -278,10 +339,7 @@ void cx_apply(cx_state *s, const cx_cardset *cs, cx_action a) {
     case CX_A_RELEASE: release(s, cs, p, ca); break;
     case CX_A_TRAIN: train(s, cs, p, x, y); break;
     case CX_A_DISCARD_TOKEN: discard_token(s, cs, p, x); break;
-    case CX_A_DISCARD_ANIMAL:
-        discard_animal(s, p, ca);
-        if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) finish_turn(s, cs);
-        break;
+    case CX_A_DISCARD_ANIMAL: discard_animal(s, cs, p, ca); break;
     default: break;
     }
 }

@@ -154,7 +154,10 @@ cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
 int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_turns,
                cx_rng *r) {
     int played = 0, turns = 0;
-    while (!cx_is_over(s) && (max_turns <= 0 || turns < max_turns)) {
+    /* a game ends within CX_MAX_ROUNDS rounds; the action cap only guards
+     * the search against a bug that would let one turn go on forever */
+    while (!cx_is_over(s) && (max_turns <= 0 || turns < max_turns) &&
+           played < CX_MAX_ROLLOUT_ACTIONS) {
         int seat = s->current;
         cx_apply(s, cs, cx_policy_pick(s, cs, policy, r));
         played++;

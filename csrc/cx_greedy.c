@@ -103,7 +103,8 @@ cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
                            int max_nodes, int *searched) {
     cx_action moves[CX_MAX_ACTIONS];
     int n = candidate_moves(s, cs, moves);
-    int slots = 1024;
+    if (max_nodes > CX_GREEDY_MAX_NODES) max_nodes = CX_GREEDY_MAX_NODES;
+    int slots = 1024;   /* twice the budget: the open-addressing set stays sparse */
     while (slots < 2 * max_nodes) slots <<= 1;
     turn_search ts = {cs, s->current, max_nodes, 0,
                       calloc((size_t)slots, sizeof(uint64_t)), slots - 1, 0};

@@ -14,9 +14,14 @@
  * estimated score of the others. */
 float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat);
 
+/* The largest budget: its table of seen positions then takes 2^23 slots
+ * (64 MiB), a search of it a few seconds, and the int arithmetic of the
+ * table size stays far from overflow. */
+#define CX_GREEDY_MAX_NODES (1 << 22)
+
 /* The first move of the best sequence to the end of the turn; searches at
- * most `max_nodes` positions (then the best found so far). *searched gets
- * the positions searched. */
+ * most `max_nodes` positions (then the best found so far; larger budgets
+ * count as CX_GREEDY_MAX_NODES). *searched gets the positions searched. */
 cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
                            int max_nodes, int *searched);
 

@@ -10,13 +10,16 @@
 void cx_hide_deck(cx_state *s) {
     /* counting sort: card indices are small */
     uint8_t present[CX_MAX_CARDS] = {0};
-    for (int i = s->deck_pos; i < s->deck_len; i++) present[s->deck[i]] = 1;
+    if (s->deck_len > CX_MAX_CARDS || s->deck_pos > s->deck_len) return;
+    for (int i = s->deck_pos; i < s->deck_len; i++)
+        if (s->deck[i] < CX_MAX_CARDS) present[s->deck[i]] = 1;
     int k = s->deck_pos;
     for (int c = 0; c < CX_MAX_CARDS; c++)
         if (present[c]) s->deck[k++] = (uint8_t)c;
 }
 
 void cx_determinize(cx_state *s, cx_rng *r) {
+    if (s->deck_len > CX_MAX_CARDS || s->deck_pos > s->deck_len) return;
     cx_shuffle_bytes(r, s->deck + s->deck_pos, s->deck_len - s->deck_pos);
 }
 

@@ -87,6 +87,8 @@ static inline int cx_can_recruit_colour(const cx_state *s, const cx_cardset *cs,
 
 
 
+/* cx_apply.c: a released animal's permanent effect joins the seat's own */
+void cx_own_permanent_effect(cx_player *p, const cx_card *c);
 /* cx_apply.c: refill the Mission board to five; the last card revealed
  * triggers the end */
 void cx_refill_mission(cx_state *s);

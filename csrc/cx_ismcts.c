@@ -18,8 +18,12 @@ double cx_now(void) {
 
 int cx_tree_init(cx_tree *t, int max_nodes, uint64_t seed) {
     memset(t, 0, sizeof *t);
+    if (max_nodes > CX_MAX_TREE_NODES) return 0;
     t->cap_nodes = max_nodes < 2 ? 2 : max_nodes;   /* a root and a child */
+    /* room for the widest root, whatever the node cap: a search always
+     * has every legal move of its root to choose from */
     t->cap_edges = t->cap_nodes * EDGES_PER_NODE;
+    if (t->cap_edges < CX_MAX_ACTIONS) t->cap_edges = CX_MAX_ACTIONS;
     t->nodes = malloc(sizeof(cx_node) * (size_t)t->cap_nodes);
     t->edges = malloc(sizeof(cx_edge) * (size_t)t->cap_edges);
     cx_rng_seed(&t->rng, seed);
@@ -210,6 +214,19 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     }
 }
 
+/* A root with its moves: a kept root that the full pool left unexpanded is
+ * dropped for a fresh tree, where the widest move list always fits. */
+static void ensure_root(cx_tree *t, const cx_state *obs, const cx_cardset *cs) {
+    cx_action moves[CX_MAX_ACTIONS];
+    int n = cx_legal_actions(obs, cs, moves);
+    if (t->root >= 0 && t->nodes[t->root].n_edges > 0) return;
+    if (t->root < 0 || !expand(t, t->root, moves, n)) {
+        cx_tree_clear(t);
+        t->root = new_node(t, obs, 0);
+        expand(t, t->root, moves, n);
+    }
+}
+
 static int stop_requested(const int *stop) {
     return stop && __atomic_load_n(stop, __ATOMIC_RELAXED);
 }
@@ -223,10 +240,7 @@ long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
      * pool counters written every iteration would otherwise share cache
      * lines between threads (false sharing). */
     cx_tree local = *t;
-    if (local.root < 0) {
-        cx_tree_clear(&local);
-        local.root = new_node(&local, obs, 0);
-    }
+    ensure_root(&local, obs, cs);
     while (done == 0 || ((iterations <= 0 || done < iterations) &&
                          (deadline <= 0 || cx_now() < deadline) &&
                          !stop_requested(stop))) {

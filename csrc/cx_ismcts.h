@@ -52,7 +52,12 @@ typedef struct {
     cx_rng rng;
 } cx_tree;
 
-/* allocate a tree with room for max_nodes nodes (0 on failure) */
+/* The largest node pool of one tree: 2^27 nodes take 4 GiB with their
+ * edges, and the edge count (4 per node) stays inside an int. */
+#define CX_MAX_TREE_NODES (1 << 27)
+
+/* allocate a tree with room for max_nodes nodes, at most CX_MAX_TREE_NODES
+ * (0 on failure) */
 int cx_tree_init(cx_tree *t, int max_nodes, uint64_t seed);
 void cx_tree_free(cx_tree *t);
 void cx_tree_clear(cx_tree *t);

@@ -20,6 +20,19 @@ enum {
     CX_ERR_ILLEGAL = -5     /* the action is not legal in this state */
 };
 
+/* -- card sets -----------------------------------------------------------
+ * 0 when a card set keeps the engine's limits, else what it breaks: */
+enum {
+    CX_CS_CARDS = 1,        /* more than CX_MAX_CARDS, or bytes past n_cards */
+    CX_CS_RULES,            /* center_spaces, release_goal or max_rounds */
+    CX_CS_CARD,             /* a card's kind, fauna, colour, needs or protect */
+    CX_CS_EFFECT,           /* an effect kind or its parameters */
+    CX_CS_SPACES,           /* center_spaces + extra_space cards > CX_MAX_SPACES */
+    CX_CS_START_RECRUIT,    /* start_recruit cards > CX_MAX_START_RECRUIT */
+    CX_CS_CAPTURE           /* capture_limit + capture_bonus amounts > CX_MAX_CAPTURE */
+};
+int cx_check_cardset(const cx_cardset *cs);
+
 /* -- setup ---------------------------------------------------------------
  * A new game with an explicit draw-pile order (deck[0] is dealt first). */
 int cx_new_game(cx_state *s, const cx_cardset *cs, int n_players,
@@ -72,5 +85,9 @@ int cx_playout_random(cx_state *s, const cx_cardset *cs, cx_rng *r,
 /* 0 if every invariant holds, else a positive number naming the broken one
  * (see cx_check.c). */
 int cx_check_invariants(const cx_state *s, const cx_cardset *cs);
+/* Invariant 1 alone (every count, colour and card index in range, unused
+ * bytes zero): enough for cx_begin_turn and cx_hide_deck to be safe on a
+ * state read from outside, before the rest is checked. */
+int cx_check_bounds(const cx_state *s, const cx_cardset *cs);
 
 #endif

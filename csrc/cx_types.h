@@ -21,6 +21,12 @@
 #define CX_MAX_ACTIONS 1280     /* worst-case legal moves of one decision */
 #define CX_MAX_SPACES 14        /* center_spaces + extra_space cards, at most */
 #define CX_MAX_ROUNDS 250       /* the largest max_rounds a card set may ask */
+#define CX_MAX_ROLLOUT_ACTIONS 1000000 /* a guard: real games take ~1,000 */
+#define CX_MAX_PROTECT 32       /* tokens of one colour a protect may gain */
+#define CX_MAX_CAPTURE 255      /* capture_limit + every capture_bonus of a
+                                   set: the turn's capture total is a byte */
+/* the invariants keep a board within its capacity (cx_check.c) */
+_Static_assert(CX_MAX_SPACES <= CX_MAX_BOARD, "a full Center fits a board");
 
 /* ---- token colours: caretakers by tier, then Survival ---------------- */
 enum { CX_C = 0, CX_F = 1, CX_P = 2, CX_H = 3, CX_S = 4 };

@@ -189,9 +189,18 @@ UNPARSABLE = [
     ("assign X forest-red-fox", "'X' is not a colour"),
     ("train C Z", "'Z' is not a colour"),
     ("discard zz", "'zz' is not"),
-    ("\x00\xff\ufffd", "unknown word"),
-    ("recruit \udcff", "is not a colour"),
-    ("r\u00e9cruit C", "unknown word"),
+    ("\x00\xff\ufffd", "ASCII words"),
+    ("recruit \udcff", "ASCII words"),
+    ("r\u00e9cruit C", "ASCII words"),
+    # look-alikes and non-ASCII separators never spell a move
+    ("recruit\u00a0C", "ASCII words"),          # no-break space
+    ("recruit\u3000C", "ASCII words"),          # ideographic space
+    ("recruit C\u2028", "ASCII words"),         # line separator
+    ("recruit \u017f", "ASCII words"),          # long s, upper() gives S
+    ("recruit \u212a", "ASCII words"),          # Kelvin sign, lower() gives k
+    ("\uff45nd", "ASCII words"),                # fullwidth e
+    ("end\n", "ASCII words"),
+    ("recruit,C", "ASCII words"),
 ]
 
 

@@ -579,12 +579,17 @@ def test_too_many_start_recruits(tmp_path):
     assert error.field == "effect.kind" and "at most 16" in str(error)
 
 
-def test_capture_bonuses_adding_past_200(tmp_path):
+def test_capture_limit_plus_bonuses_past_one_byte(tmp_path):
+    # capture_limit 255 with bonuses would wrap the turn's capture total
     bonus = '{ kind = "capture_bonus", amount = 100 }'
     text = BASE + "".join(animal_block(f"sea-b{i}", "sea", bonus) for i in range(3))
     error = load_error(tmp_path, text)
     assert error.card == "animal 'sea-b2'" and error.field == "effect.amount"
-    assert "add up to 300" in str(error)
+    assert "makes 309: at most 255" in str(error)
+    wide = edited("capture_limit = 9", "capture_limit = 255")
+    error = load_error(tmp_path, wide + animal_block("sea-b0", "sea", bonus.replace("100", "1")))
+    assert error.card == "animal 'sea-b0'" and "makes 256" in str(error)
+    assert loads_card_set(wide)
 
 
 # ---- unreadable files --------------------------------------------------------------
@@ -686,3 +691,13 @@ else:
             assert str(error).startswith("fuzz.toml: "), path
         else:
             assert len(card_set.to_c_bytes()) == C_CARDSET_SIZE
+
+
+@pytest.mark.parametrize("card_id", ["c", "f", "p", "h", "s", "end", "discard",
+                                     "train", "pass", "skip"])
+def test_card_ids_may_not_be_words_of_the_notation(tmp_path, card_id):
+    # `discard c` must mean one thing: the colour C or a card, not both
+    error = load_error(tmp_path, edited('id = "forest-k1"', f'id = "{card_id}"'))
+    assert error.field == "id" and "word of the move notation" in str(error)
+    error = load_error(tmp_path, edited('id = "sea-otter"', f'id = "{card_id}"'))
+    assert error.card.startswith("animal")

@@ -148,6 +148,9 @@ def test_interpret_moves(text, index):
     ("protect forest-red-fox", "is not a legal move now"),
     ("fly away", "'fly away' is not a legal move or a command"),
     ("house unicorn", "is not a legal move or a command"),
+    ("\u0661", "plain ASCII"),                  # Arabic-Indic one: int() reads 1
+    ("rec\u00a0c", "plain ASCII"),              # no-break space
+    ("\u017fkip", "plain ASCII"),               # long s
 ])
 def test_interpret_refusals(text, message):
     answer = interpret(text, MOVES, CS)

@@ -24,6 +24,11 @@ class Answer:
 
 def interpret(text, moves, card_set=None):
     """The Answer to `text` given the legal `moves` (notation, in order)."""
+    if not text.isascii():
+        # look-alikes (a no-break space, Arabic digits, the long s) never
+        # stand for the ASCII notation
+        return Answer("error", message="moves and commands are plain ASCII: "
+                                       "letters, digits, '-' and spaces")
     words = text.lower().split()
     if not words:
         return Answer("empty")
