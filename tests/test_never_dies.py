@@ -10,8 +10,8 @@ import time
 
 import pytest
 
+from coexist_ai import _core
 from coexist_ai.bots import BotSpecError, make_bot, parse_spec
-from coexist_ai.bots import spec as bot_spec
 from coexist_ai.bots.builtin import RandomBot
 from coexist_ai.cards import default_card_set, dumps_card_set
 from coexist_ai.match import play_game
@@ -120,31 +120,25 @@ def test_a_bot_that_cannot_be_made_forfeits_and_one_that_cannot_close_loses_noth
         assert r["moves"] == []
 
 
-# -- node caps that cannot hold a root ------------------------------------------
+# -- specs that pass are bots that can move -------------------------------------
 
-def test_the_minimum_node_cap_follows_the_compiled_core():
-    """The spec's floor is computed from two constants of the C core: if
-    either changes there, it must change here."""
-    types = (ROOT / "csrc" / "cx_types.h").read_text()
-    ismcts = (ROOT / "csrc" / "cx_ismcts.c").read_text()
-    assert f"#define CX_MAX_ACTIONS {bot_spec.CX_MAX_ACTIONS} " in types
-    assert f"#define EDGES_PER_NODE {bot_spec.EDGES_PER_NODE} " in ismcts
-    assert bot_spec.MIN_NODES_PER_THREAD * bot_spec.EDGES_PER_NODE >= bot_spec.CX_MAX_ACTIONS
-
-
-@pytest.mark.parametrize("threads", [1, 2, 8, 64])
-def test_node_caps_too_small_for_a_root_are_refused(threads):
-    least = bot_spec.MIN_NODES_PER_THREAD * threads
-    parse_spec(f"ismcts:threads={threads},max_nodes={least}")
-    with pytest.raises(BotSpecError) as caught:
-        parse_spec(f"ismcts:threads={threads},max_nodes={least - 1}")
-    assert f"max_nodes >= {least}" in str(caught.value)
-
-
-def test_the_duel_of_the_issue_is_refused_with_what_would_be_valid():
+def test_the_duel_of_the_issue_plays_every_game(tmp_path):
+    """16 nodes for 8 threads: 2 a thread, a root and a child. The root
+    always gets its moves (cx_ismcts.c), so every game is played."""
+    out = tmp_path / "tiny.jsonl"
     proc = cli("duel", "ismcts:iterations=50,max_nodes=16,threads=8", "random",
-               "--games", 2, "--jobs", 1, "--quiet")
-    assert_clear_error(proc, "max_nodes=16", "threads=8", "max_nodes >= 2560")
+               "--games", 2, "--seed", 1, "--jobs", 1, "--quiet", "--out", out)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert [r["end"] for r in read_records(str(out))] == ["normal", "normal"]
+
+
+def test_a_greedy_budget_the_compiled_bot_would_refuse_is_refused_when_parsed():
+    """greedy_choose refuses more than GREEDY_MAX_NODES positions: a spec
+    asking for more passed, and every game of that bot became a forfeit."""
+    parse_spec(f"greedy:max_nodes={_core.GREEDY_MAX_NODES}")
+    with pytest.raises(BotSpecError) as caught:
+        parse_spec(f"greedy:max_nodes={_core.GREEDY_MAX_NODES + 1}")
+    assert f"out of range 1..{_core.GREEDY_MAX_NODES}" in str(caught.value)
 
 
 # -- workers end with their run -------------------------------------------------

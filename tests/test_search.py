@@ -219,14 +219,13 @@ def test_threads_are_deterministic_for_an_iteration_budget():
 # -- memory and reuse ----------------------------------------------------------
 
 def test_a_tiny_node_pool_fills_and_stays_within_its_cap():
-    # 320 nodes a thread: the least the spec allows (room for a root)
-    info = search("ismcts:iterations=1000,max_nodes=320")
-    assert info["pool_full"] and info["nodes"] <= 320
-    assert info["iterations"] == 1000 and sum(visits(info)) == 1000
-    roomy = search("ismcts:iterations=1000,max_nodes=100000")
-    assert not roomy["pool_full"] and roomy["nodes"] > 320
-    two = search("ismcts:iterations=2000,max_nodes=640,threads=2")
-    assert two["pool_full"] and two["nodes"] <= 640
+    info = search("ismcts:iterations=300,max_nodes=16")
+    assert info["pool_full"] and info["nodes"] <= 16
+    assert info["iterations"] == 300 and sum(visits(info)) == 300
+    roomy = search("ismcts:iterations=300,max_nodes=100000")
+    assert not roomy["pool_full"] and roomy["nodes"] > 16
+    two = search("ismcts:iterations=300,max_nodes=64,threads=2")
+    assert two["pool_full"] and two["nodes"] <= 64
 
 
 def _second_search_in_one_turn(spec):
@@ -275,5 +274,5 @@ def test_regression_node_pool_cap_is_for_all_threads():
     pool of all threads ("bounded memory"), but each thread's tree is given
     at least 16 nodes, so max_nodes=16 with threads=2 holds 32 nodes (and
     max_nodes=16, threads=64 - both allowed by the spec - 1024)."""
-    info = search("ismcts:iterations=2000,max_nodes=641,threads=2")
-    assert info["nodes"] <= 641
+    info = search("ismcts:iterations=300,max_nodes=16,threads=2")
+    assert info["nodes"] <= 16

@@ -8,6 +8,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 
+from coexist_ai import _core
 from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
@@ -60,21 +61,15 @@ def _kind_name(kind):
             str: "a word"}[kind]
 
 
-# The fewest nodes a search thread needs to hold its root: the root itself
-# and an edge for each of its moves, edges coming EDGES_PER_NODE to a node
-# (csrc/cx_ismcts.c), for a decision of CX_MAX_ACTIONS moves
-# (csrc/cx_types.h), the most any position can have. Fewer, and a thread
-# whose root has many moves cannot expand it and finds no move at all.
-CX_MAX_ACTIONS = 1280
-EDGES_PER_NODE = 4
-MIN_NODES_PER_THREAD = -(-CX_MAX_ACTIONS // EDGES_PER_NODE)
-
 SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, 2**63)
 
 BOT_TYPES = {
     "random": (RandomBot, "uniformly random legal moves", [SEED]),
     "greedy": (GreedyBot, "best end of its own turn by a hand-written evaluation", [
-        Param("max_nodes", int, 20000, "positions searched per decision", 1, 10**7),
+        # the compiled search's own bounds: a spec that passes here never
+        # fails when the bot first moves (every game of it a forfeit)
+        Param("max_nodes", int, 20000, "positions searched per decision", 1,
+              _core.GREEDY_MAX_NODES),
         SEED]),
     "ismcts": (IsmctsBot, "determinized ISMCTS (compiled, root-parallel)", [
         Param("iterations", int, 5000, "iterations per decision (0: use time)", 0, 10**9),
@@ -88,8 +83,8 @@ BOT_TYPES = {
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "a result k rounds later than the end the position leads one to expect counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
-        # the floor depends on the threads: see _check_node_cap
-        Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 1, 10**8),
+        Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
+              min(10**8, _core.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
         SEED]),
 }
@@ -120,20 +115,10 @@ def parse_spec(spec):
         params["iterations"] = 0      # a time budget alone: search until time
     if name == "ismcts" and params["iterations"] == 0 and params["time"] == 0:
         raise BotSpecError(f"{spec!r}: ismcts needs iterations > 0 or time > 0")
-    if name == "ismcts":
-        _check_node_cap(params, spec)
+    if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
+        raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
+                           f"({2 * params['threads']} for {params['threads']} threads)")
     return name, params
-
-
-def _check_node_cap(params, spec):
-    threads, nodes = params["threads"], params["max_nodes"]
-    if nodes // threads < MIN_NODES_PER_THREAD:
-        raise BotSpecError(
-            f"{spec!r}: max_nodes={nodes} with threads={threads} gives each thread "
-            f"{nodes // threads} nodes, too few to hold a search root (a decision can "
-            f"have {CX_MAX_ACTIONS} moves); each thread needs at least "
-            f"{MIN_NODES_PER_THREAD}: max_nodes >= {MIN_NODES_PER_THREAD * threads}, "
-            f"or fewer threads")
 
 
 def _set_param(name, params, key, text, spec):
