@@ -50,9 +50,10 @@ def die_with_parent(parent):
     behind, a worker plays on for minutes, holding the terminal's output
     (and, through its inherited fd, multiprocessing's resource tracker).
     On Linux the kernel sends SIGKILL at once (PR_SET_PDEATHSIG: it fires
-    when the thread that started the worker ends; the pool starts workers
-    from the run's main thread); everywhere, a thread checks that the
-    parent is still this process's parent."""
+    when the thread that started the worker ends; the pool starts its
+    workers in the thread that submits the games, which is the one running
+    the whole run); everywhere, a thread checks that the parent is still
+    this process's parent."""
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
