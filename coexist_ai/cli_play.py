@@ -8,7 +8,6 @@ from click.core import ParameterSource
 
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
 from coexist_ai.cards import CardSetError, resolve_card_set
-from coexist_ai.paths import check_writable
 
 COLOR_OPTION = click.option(
     "--color", "color", default="auto", show_default=True,
@@ -74,8 +73,9 @@ def _in_game(path, index, make):
 def _existing_records(path):
     """The games already in the save file (refused before the game if it
     is no file to save to, not at the game's first save)."""
+    from coexist_ai.play.gamefile import check_save_path
     from coexist_ai.records import read_records
-    check_writable(path, "save the game to")
+    check_save_path(path)
     return read_records(path) if os.path.exists(path) else []
 
 

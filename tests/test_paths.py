@@ -100,6 +100,9 @@ def test_a_save_never_replaces_the_file_a_run_is_writing(tmp_path):
             gamefile.save_game(str(out), [], 0, record)
         with pytest.raises(PathError, match="being written by another run"):
             open_locked_for_append(str(out))
+        # refused before the game starts, not at its first save
+        assert_clear_error(cli("play", "--vs", "random", "--save", out),
+                           "a running duel or tournament is writing it")
     finally:
         held.close()
     gamefile.save_game(str(out), [], 0, record)   # once the run is over

@@ -154,6 +154,17 @@ def load_game(path, game=None):
     return records, (unfinished[-1] if unfinished else 0)
 
 
+def check_save_path(path):
+    """The file a save to `path` replaces (a symlink's target); refused if
+    it is no regular file, or a records file a run is writing."""
+    check_writable(path, "save the game to")
+    path = os.path.realpath(path)
+    if is_locked(path):
+        raise GameFileError(f"cannot save the game to {path}: a running duel or "
+                            "tournament is writing it; give another --save file")
+    return path
+
+
 def save_game(path, records, index, record):
     """Put `record` at `index` of the file's records (appending when
     index == len(records)) and write the file atomically: a crash mid-write
@@ -165,11 +176,7 @@ def save_game(path, records, index, record):
         records.append(record)
     else:
         records[index] = record
-    check_writable(path, "save the game to")
-    path = os.path.realpath(path)
-    if is_locked(path):
-        raise GameFileError(f"cannot save the game to {path}: a running duel or "
-                            "tournament is writing it; give another --save file")
+    path = check_save_path(path)
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".coexist-save-", dir=folder)
     try:
