@@ -44,9 +44,20 @@ PR_SET_PDEATHSIG = 1          # linux/prctl.h
 WATCH_SECONDS = 0.5
 
 
+def start_worker(parent):
+    """Worker initializer: Ctrl-C left to the parent, death with it."""
+    _leave_interrupts_to_the_parent()
+    die_with_parent(parent)
+
+
+def _leave_interrupts_to_the_parent():
+    """Ctrl-C reaches every process of the terminal's group: a worker would
+    die printing a traceback. The parent handles it and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def die_with_parent(parent):
-    """Worker initializer: end this process when `parent` (the pid of the
-    run) dies, even by SIGKILL, which no handler of the parent sees. Left
+    """End this process when `parent` (the pid of the run) dies, even by SIGKILL, which no handler of the parent sees. Left
     behind, a worker plays on for minutes, holding the terminal's output
     (and, through its inherited fd, multiprocessing's resource tracker).
     On Linux the kernel sends SIGKILL at once (PR_SET_PDEATHSIG: it fires
@@ -75,10 +86,14 @@ def run_processes(function, jobs_args, jobs):
     each ending with this process."""
     context = multiprocessing.get_context("spawn")
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                     initializer=die_with_parent,
+                                     initializer=start_worker,
                                      initargs=(os.getpid(),)) as pool:
         try:
             yield from _pool_results(pool, function, iter(jobs_args), jobs)
+        except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
+            for worker in multiprocessing.active_children():
+                worker.terminate()
+            raise
         except futures.process.BrokenProcessPool:
             # the games in flight are lost, never the ones recorded
             raise BackendError(

@@ -38,7 +38,8 @@ def protocol():
 @click.option("--start-timeout", default=10.0, show_default=True,
               type=click.FloatRange(0.01), help="Seconds for the handshake.")
 @click.option("--ping-timeout", default=0.5, show_default=True,
-              type=click.FloatRange(0.01), help="Seconds to answer a ping, even while thinking.")
+              type=click.FloatRange(0.01), help="Seconds to answer a ping, even while thinking (the worst of "
+                   "the pings spread over every decision counts).")
 @click.option("--games", default=1, show_default=True, type=click.IntRange(1))
 @click.option("--max-moves", default=0, show_default=True, type=click.IntRange(0),
               help="Stop each game after the bot's first N moves (0: play it out).")
@@ -49,8 +50,9 @@ def protocol():
 @click.option("--verbose", "-v", is_flag=True, help="Show every line exchanged.")
 def protocol_check(command, verbose, **settings):
     """Check that COMMAND speaks the protocol: handshake, ping, errors,
-    options, legal moves in time over whole games, ping while thinking,
-    quit. Exit code 0 if every required check passed, 1 if not.
+    options, legal moves in time over whole games, pings spread over every
+    decision's thinking, stop, quit (docs/protocol.md lists every check).
+    Exit code 0 if every required check passed, 1 if not.
 
     Put the command after `--`:  coexist-ai protocol check -- perl bot.pl
     """

@@ -1,6 +1,8 @@
 """`coexist-ai duel`, `coexist-ai tournament ...` and `coexist-ai bots`."""
 import os
 import secrets
+import shlex
+import sys
 import tomllib
 
 import click
@@ -32,27 +34,34 @@ def parse_sprt(text):
     except ValueError:
         raise click.BadParameter(f"{text!r}: expected elo0,elo1,alpha,beta "
                                  "(e.g. 0,10,0.05,0.05)") from None
-    if not (0 < alpha < 1 and 0 < beta < 1) or elo1 == elo0:
-        raise click.BadParameter(f"{text!r}: alpha and beta in (0, 1), elo0 != elo1")
+    if not (0 < alpha < 1 and 0 < beta < 1) or not elo0 < elo1:
+        raise click.BadParameter(f"{text!r}: alpha and beta in (0, 1), elo0 < elo1")
     return elo0, elo1, alpha, beta
 
 
-def sprt_rule(sprt, echo):
-    """A stop rule: decide on the scores of the finished blocks."""
-    from coexist_ai import elo
-    elo0, elo1, alpha, beta = sprt
-    lower, upper = elo.sprt_bounds(alpha, beta)
-
+def sprt_rule(test):
+    """A stop rule: the SPRT on the deals whose games are all played."""
     def stop(standings):
-        llr = elo.sprt_llr(standings.block_scores(0), elo0, elo1)
-        standings.sprt = (llr, lower, upper)
-        if llr >= upper or llr <= lower:
-            verdict = "H1 accepted" if llr >= upper else "H0 accepted"
-            echo(f"SPRT [{elo0:g}, {elo1:g}]: LLR {llr:.2f} outside "
-                 f"({lower:.2f}, {upper:.2f}): {verdict}")
-            return True
-        return False
+        standings.sprt = test
+        return test.update(standings.complete_deal_scores(0),
+                           standings.complete_deal_games()) is not None
     return stop
+
+
+def print_results(standings):
+    """The results table (and the SPRT's verdict) of a run; after Ctrl-C,
+    the command that resumes it, and the exit status of an interrupt."""
+    from coexist_ai import ratings, tables
+    click.echo(tables.rating_text(ratings.compute(standings, standings.anchor), standings))
+    if standings.sprt:
+        click.echo(standings.sprt.summary())
+    if standings.interrupted:
+        out = click.get_current_context().params.get("out")
+        again = "coexist-ai " + shlex.join(sys.argv[1:])
+        click.echo(f"interrupted after {len(standings.records)} games; " + (
+            f"they are in {out}: resume with\n  {again}" if out else
+            "none was saved (no --out): rerun with --out FILE to keep the games"), err=True)
+        sys.exit(130)
 
 
 def choose_seed(seed, out, echo):
@@ -96,14 +105,29 @@ def unique_names(specs):
               help="Parallel games [default: all cores].")
 @click.option("--out", type=click.Path(dir_okay=False),
               help="Append game records here (rerun to resume).")
-@click.option("--sprt", help="elo0,elo1,alpha,beta: stop when the test decides.")
+@click.option("--sprt", help="elo0,elo1,alpha,beta (e.g. 0,10,0.05,0.05): the generalized "
+              "SPRT on complete deals; stop when it decides.")
 @click.option("--cards", "cards_spec", default="default", show_default=True)
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress line.")
 @backend_options
 def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
          backend, address):
-    """BOT_A against BOT_B (default: ISMCTS against the heuristic bot)."""
+    """BOT_A against BOT_B (default: ISMCTS against the heuristic bot).
+
+    Games come in deals played under every seat rotation. The live line
+    shows the score, the Elo of BOT_A with its 95% interval (the figures of
+    the final table) and, with --sprt, the log-likelihood ratio and its
+    bounds; the SPRT decides only on complete deals. Ctrl-C prints the
+    table so far and the command that resumes (exit status 130).
+
+    \b
+    Examples:
+      coexist-ai duel ismcts:iterations=10000 greedy --games 200 --out duel.jsonl
+      coexist-ai duel ismcts:iterations=2000 ismcts:iterations=1000 \\
+          --games 2000 --sprt 0,50,0.05,0.05 --out sprt.jsonl
+    """
     from coexist_ai import tournament as tm
+    from coexist_ai.sprt import Sprt
     sprt_params = parse_sprt(sprt) if sprt else None
     names = unique_names([bot_a, bot_b])
     seed = choose_seed(seed, out, click.echo)
@@ -113,10 +137,10 @@ def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
                       seed, cards_spec, anchor=names[1])
     click.echo(f"duel: {names[0]} vs {names[1]}, {len(t.schedule)} games at "
                f"{players} players, seed {seed}")
-    stop = sprt_rule(sprt_params, click.echo) if sprt_params else None
+    stop = sprt_rule(Sprt(*sprt_params)) if sprt_params else None
     standings = tm.run(t, out, jobs, progress=not quiet, stop_rule=stop, echo=click.echo,
                        backend=backend, address=address)
-    click.echo(standings.table())
+    print_results(standings)
 
 
 def load_config(path):
@@ -148,14 +172,17 @@ def tournament_from_config(data, path, out=None):
     mode = data.get("mode", "round-robin")
     if mode not in ("round-robin", "gauntlet"):
         raise click.BadParameter(f"{path}: mode {mode!r}: expected round-robin or gauntlet")
+    anchor = data.get("anchor", "random")
+    if "anchor" in data and anchor not in names + [b["spec"] for b in bots]:
+        raise click.BadParameter(f"{path}: anchor = {anchor!r} is none of the bots; "
+                                 f"the bots: {', '.join(names)}", param_hint="CONFIG")
     return Tournament(data.get("name", os.path.basename(path)),
                       [Entrant(n, b["spec"]) for n, b in zip(names, bots)],
                       _whole(data, "players", 2, path, 2, 4), mode,
                       _whole(data, "rounds", 10, path, 1),
                       choose_seed(_whole(data, "seed", 0, path) if "seed" in data else None,
                                   out, click.echo),
-                      data.get("cards", "default"),
-                      anchor=data.get("anchor", "random"))
+                      data.get("cards", "default"), anchor=anchor)
 
 
 def _whole(data, key, default, path, low=None, high=None):
@@ -171,7 +198,16 @@ def _whole(data, key, default, path, low=None, high=None):
 
 @click.group()
 def tournament():
-    """Round robins and gauntlets over any number of bots."""
+    """Round robins and gauntlets over any number of bots, and what their
+    records say: rating tables, exports for other programs, reports.
+
+    \b
+    Examples:
+      coexist-ai tournament run tournaments/ladder.toml --out ladder.jsonl
+      coexist-ai tournament ratings ladder.jsonl duel.jsonl --anchor greedy
+      coexist-ai tournament export ladder.jsonl --format pgn --out ladder.pgn
+      coexist-ai tournament report ladder.jsonl --out ladder.html
+    """
 
 
 def _refuse_options_the_config_sets(ctx):
@@ -200,7 +236,17 @@ def _refuse_options_the_config_sets(ctx):
 @backend_options
 def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
                    backend, address):
-    """Play a tournament from CONFIG (TOML) or from --bots."""
+    """Play a tournament from CONFIG (TOML) or from --bots.
+
+    The live line shows the standings (the table's Elo) and the time left;
+    the results table follows. Rerun the same command with the same --out
+    to resume; Ctrl-C prints the standings so far and that command.
+
+    \b
+    Examples:
+      coexist-ai tournament run tournaments/quick.toml --out quick.jsonl
+      coexist-ai tournament run --bots random,greedy,ismcts:iterations=500 --rounds 4
+    """
     from coexist_ai import tournament as tm
     if bool(config) == bool(bots):
         raise click.UsageError("give either a CONFIG file or --bots A,B,...")
@@ -220,34 +266,7 @@ def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
                f"{t.players} players, {len(t.schedule)} games")
     standings = tm.run(t, out, jobs, progress=not quiet, echo=click.echo,
                        backend=backend, address=address)
-    click.echo(standings.table())
-
-
-@tournament.command("ratings")
-@click.argument("files", nargs=-1, required=True)
-@click.option("--anchor", default="random", show_default=True)
-def tournament_ratings(files, anchor):
-    """The rating table of game records from any FILES, merged."""
-    from coexist_ai.records import RecordsError, numbered_records, without_repeats
-    from coexist_ai.results import Standings
-    located, sha, unfinished = [], None, 0
-    for path in files:
-        if not os.path.exists(path):
-            raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
-        for line, record in numbered_records(path):
-            if record["end"] == "unfinished":   # a saved game still in play
-                unfinished += 1
-                continue
-            this = record["card_set"]["sha256"]
-            if sha and this != sha:
-                raise RecordsError(f"{path}:{line}: mixes card sets ({this} after {sha}); "
-                                   "ratings need one card set")
-            sha = this
-            located.append((path, line, record))
-    if unfinished:
-        click.echo(f"left out {unfinished} unfinished game(s)")
-    records = without_repeats(located, click.echo)
-    click.echo(Standings(None, records, anchor=anchor).table())
+    print_results(standings)
 
 
 @click.command()
@@ -255,3 +274,6 @@ def bots():
     """List every bot with its parameters, defaults and meaning."""
     from coexist_ai.bots import describe_bots
     click.echo(describe_bots())
+
+
+from coexist_ai import cli_results  # noqa: E402,F401  (ratings, export, report)

@@ -1,18 +1,22 @@
-"""Ratings from game records: maximum-likelihood Elo over pairwise results.
+"""Ratings from pairwise results: maximum-likelihood Elo with a prior.
 
 Every game is decomposed into pairwise results between seats held by
 different bots: the better place scores 1, the worse 0, a shared place 0.5.
-Ratings are the Bradley-Terry maximum-likelihood fit of those results on the
-Elo scale (400 log10 of the strength ratio), anchored so that one bot is 0.
-Intervals come from a bootstrap over whole blocks (a deal played under every
-seat rotation), because games of a block share their luck.
+Ratings are the Bradley-Terry fit of those results on the Elo scale (400
+log10 of the strength ratio), with a prior of one virtual drawn game per
+pair of bots that met (BayesElo's prior, which keeps a perfect score
+finite), anchored so that one bot is 0. The fit is Newton's method, run on
+many score matrices at once, so a bootstrap of thousands of resamples
+costs little.
 """
 import math
-from collections import defaultdict
 
 import numpy as np
 
 ELO_PER_NEPER = 400 / math.log(10)
+PRIOR = 1.0          # virtual drawn games per pair that met
+MAX_STEP = 1.0       # nepers a Newton step may move a rating (far starts)
+NEWTON_STEPS = 100
 
 
 def pairwise_results(record, entrant_of_seat):
@@ -40,87 +44,95 @@ def score_matrices(results, n):
     return wins, games
 
 
-def fit_bradley_terry(wins, games, prior=0.0, iterations=10000, tol=1e-10):
-    """Strengths by the minorize-maximize iteration; `prior` adds that many
-    virtual drawn games to every pair that met (0: the pure MLE). Returns
-    natural-log strengths, mean zero."""
-    n = len(wins)
+def reachable(edges, start):
+    """Bots reachable from bot `start` along `edges` (boolean, (..., n, n))."""
+    n = edges.shape[-1]
+    seen = np.zeros(edges.shape[:-1], bool)
+    seen[..., start] = True
+    for _ in range(n - 1):
+        seen = seen | (seen[..., :, None] & edges).any(axis=-2)
+    return seen
+
+
+def fit(wins, games, anchor, prior=PRIOR):
+    """Elo ratings with bot `anchor` at 0, from one score matrix (n, n) or
+    many (k, n, n). A bot without games, or not linked to the anchor by
+    games, has no rating: NaN."""
+    single = wins.ndim == 2
+    if single:
+        wins, games = wins[None], games[None]
     met = games > 0
-    w = wins + prior * 0.5 * met
-    g = games + prior * met
-    gamma = np.ones(n)
-    total_wins = w.sum(axis=1)
-    for _ in range(iterations):
-        denom = (g / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        new = np.where(denom > 0, total_wins / np.where(denom > 0, denom, 1), gamma)
-        new = np.maximum(new, 1e-300)
-        new /= math.exp(np.log(new).mean())
-        if np.max(np.abs(np.log(new) - np.log(gamma))) < tol:
-            gamma = new
+    wins, games = wins + 0.5 * prior * met, games + prior * met
+    k, n = wins.shape[:2]
+    rated = reachable(met, anchor) & (games.sum(axis=2) > 0)
+    free = rated.copy()
+    free[:, anchor] = False
+    both = free[:, :, None] & free[:, None, :]
+    theta = np.zeros((k, n))
+    for _ in range(NEWTON_STEPS):
+        p = 1 / (1 + np.exp(theta[:, None, :] - theta[:, :, None]))
+        gradient = np.where(free, wins.sum(axis=2) - (games * p).sum(axis=2), 0)
+        weight = games * p * (1 - p)
+        information = np.where(both, np.eye(n) * weight.sum(axis=2)[:, :, None] - weight, 0)
+        information += np.eye(n) * (~free)[:, :, None]
+        step = np.linalg.solve(information, gradient[:, :, None])[:, :, 0]
+        largest = np.abs(step).max(axis=1, keepdims=True)
+        step *= np.minimum(1, MAX_STEP / np.maximum(largest, 1e-300))
+        theta += step
+        if largest.max() < 1e-10:
             break
-        gamma = new
-    return np.log(gamma)
+    elo = np.where(rated, theta * ELO_PER_NEPER, np.nan)
+    return elo[0] if single else elo
 
 
-def elo_ratings(wins, games, anchor=0, prior=0.0):
-    """Elo ratings with bot `anchor` at 0."""
-    log_strength = fit_bradley_terry(wins, games, prior)
-    elo = log_strength * ELO_PER_NEPER
-    return elo - elo[anchor]
+def unit_matrices(units, n):
+    """Score matrices of each unit (a list of pairwise results): (u, n, n)."""
+    wins, games = np.zeros((len(units), n, n)), np.zeros((len(units), n, n))
+    for u, results in enumerate(units):
+        wins[u], games[u] = score_matrices(results, n)
+    return wins, games
 
 
-def bootstrap(block_results, n, anchor, prior, samples=200, seed=0):
-    """Ratings of `samples` resamplings of the blocks (rows: samples). A bot
-    with no game in a resample (or, when the anchor is missing, every bot)
-    gets NaN there: a rating it never earned must not enter its interval."""
+def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2000):
+    """Ratings of `samples` resamplings of the units (rows: samples), made
+    `chunk` at a time to bound the memory of the resample counts."""
     rng = np.random.default_rng(seed)
-    blocks = list(block_results)
-    out = np.full((samples, n), np.nan)
-    for k in range(samples):
-        picks = rng.integers(0, len(blocks), len(blocks))
-        results = [r for b in picks for r in blocks[b]]
-        wins, games = score_matrices(results, n)
-        present = games.sum(axis=1) > 0
-        if present[anchor]:
-            out[k, present] = elo_ratings(wins, games, anchor, prior)[present]
-    return out
+    units, n = unit_wins.shape[0], unit_wins.shape[1]
+    flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
+    out = []
+    for start in range(0, samples, chunk):
+        size = min(chunk, samples - start)
+        picks = rng.multinomial(units, np.full(units, 1 / units), size=size).astype(float)
+        out.append(fit((picks @ flat_wins).reshape(size, n, n),
+                       (picks @ flat_games).reshape(size, n, n), anchor, prior))
+    return np.concatenate(out)
 
 
-def rating_table(block_results, names, anchor=0, prior=1.0, samples=200, seed=0):
-    """Per bot: rating, 95% interval, score share and pairings; plus the
-    likelihood-of-superiority matrix (share of bootstrap samples in which
-    the row bot rates above the column bot)."""
-    n = len(names)
-    results = [r for block in block_results.values() for r in block]
-    wins, games = score_matrices(results, n)
-    elo = elo_ratings(wins, games, anchor, prior)
-    boot = bootstrap(block_results.values(), n, anchor, prior, samples, seed)
-    low, high = _nan_percentiles(boot)
-    los = likelihood_of_superiority(boot)
-    rows = []
-    for i, name in enumerate(names):
-        played = games[i].sum()
-        rows.append({"bot": name, "elo": float(elo[i]), "low": float(low[i]),
-                     "high": float(high[i]), "pairings": int(played),
-                     "score": float(wins[i].sum() / played) if played else float("nan")})
-    return rows, los
-
-
-def _nan_percentiles(boot):
-    """2.5 and 97.5 percentiles per bot, over the resamples that rated it."""
-    low, high = np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
-    for i in range(boot.shape[1]):
-        rated = boot[:, i][~np.isnan(boot[:, i])]
-        if len(rated):
-            low[i], high[i] = np.percentile(rated, [2.5, 97.5])
-    return low, high
+def percentile_interval(boot, level=0.95):
+    """Lower and upper percentiles per bot over the resamples that rate it,
+    and the Monte-Carlo standard error of each (half the spread of the
+    order statistics one binomial standard deviation either side)."""
+    tail = (1 - level) / 2
+    n = boot.shape[1]
+    out = np.full((4, n), np.nan)
+    for i in range(n):
+        rated = np.sort(boot[:, i][~np.isnan(boot[:, i])])
+        if len(rated) < 2:
+            continue
+        for k, q in enumerate((tail, 1 - tail)):
+            at = q * (len(rated) - 1)
+            spread = math.sqrt(len(rated) * q * (1 - q))
+            lo, hi = max(0, int(at - spread)), min(len(rated) - 1, int(math.ceil(at + spread)))
+            out[k, i] = np.interp(at, np.arange(len(rated)), rated)
+            out[2 + k, i] = (rated[hi] - rated[lo]) / 2
+    return out[0], out[1], out[2], out[3]
 
 
 def likelihood_of_superiority(boot, tie=1e-6):
     """Share of the resamples rating both bots in which the row bot is above
-    (equal ratings, within rounding, count half)."""
+    (equal ratings, within rounding, count half); NaN where none rates both."""
     n = boot.shape[1]
-    los = np.zeros((n, n))
+    los = np.full((n, n), np.nan)
     for i in range(n):
         for j in range(n):
             both = ~np.isnan(boot[:, i]) & ~np.isnan(boot[:, j])
@@ -130,17 +142,22 @@ def likelihood_of_superiority(boot, tie=1e-6):
     return los
 
 
-def seat_advantage(records_with_entrants):
-    """Mean pairwise score of each seat against the others, over all games."""
-    points, counts = defaultdict(float), defaultdict(int)
-    for record, _ in records_with_entrants:
-        ranks = record["ranks"]
-        for a in range(len(ranks)):
-            for b in range(len(ranks)):
-                if a != b:
-                    points[a] += 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-                    counts[a] += 1
-    return {seat: points[seat] / counts[seat] for seat in sorted(counts)}
+def finite_with(wins):
+    """finite[i, j]: the maximum-likelihood difference of bots i and j is
+    finite, i.e. each took points from the other, directly or through
+    others (they share a strongly connected class of "took points from")."""
+    took = wins > 0
+    reach = np.array([reachable(took, i) for i in range(len(wins))])
+    return reach & reach.T
+
+
+def perfect_score_bound(games_all_won, level=0.95):
+    """Lower bound of the Elo difference of a bot that won every pairing of
+    each of `games_all_won` games against another: if each game is won
+    whole with probability at most the pairwise expectation s, all of them
+    are with at most s^n, so s >= (tail)^(1/n) at the one-sided level."""
+    tail = (1 - level) / 2
+    return score_to_elo(tail ** (1 / games_all_won))
 
 
 def score_to_elo(score):
@@ -150,27 +167,3 @@ def score_to_elo(score):
 
 def elo_to_score(elo):
     return 1 / (1 + 10 ** (-elo / 400))
-
-
-# Two pseudo-blocks of the variance of a 2-game block between equal bots
-# (0.125) regularize the variance: a run of identical blocks at the start
-# would otherwise look certain and stop the test after a handful of games.
-PRIOR_BLOCKS = 2
-PRIOR_VARIANCE = 0.125
-
-
-def sprt_llr(block_scores, elo0, elo1):
-    """Log-likelihood ratio of H1 (elo1) against H0 (elo0) from block scores
-    (each the mean score of one bot over a block), by the normal
-    approximation to the generalized SPRT."""
-    x = np.asarray(block_scores, dtype=float)
-    if len(x) < 2:
-        return 0.0
-    squares = ((x - x.mean()) ** 2).sum()
-    var = (squares + PRIOR_BLOCKS * PRIOR_VARIANCE) / (len(x) + PRIOR_BLOCKS)
-    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
-    return float(len(x) * (s1 - s0) * (2 * x.mean() - s0 - s1) / (2 * var))
-
-
-def sprt_bounds(alpha, beta):
-    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)

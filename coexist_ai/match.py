@@ -66,7 +66,17 @@ def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
     record["deck"] = [card_set.cards[c].id for c in state_initial_deck(raw, deck)]
     forfeits = _start_bots(bots, players) or _play_moves(state, bots, record)
     _record_result(state, record, forfeits)
+    _record_names(record, bots)
     return record
+
+
+def _record_names(record, bots):
+    """The name each external bot gave itself in its protocol hello (known
+    once it has been asked a move), for tables to show."""
+    for entry, bot in zip(record["bots"], bots):
+        name = (getattr(bot, "identity", None) or {}).get("name")
+        if isinstance(name, str) and name.strip():
+            entry["name"] = name.strip()[:100]
 
 
 def state_initial_deck(raw, remaining):

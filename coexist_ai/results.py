@@ -1,119 +1,201 @@
-"""Standings of a tournament or of any set of records: ratings, scores,
-failures and seat advantage, as tables."""
-import math
+"""Standings of a tournament or of any set of records: who played, the
+pairwise results of each deal, failures and their reasons.
+
+Records may come in any order (games finish out of order; files are
+merged): everything here is counted so that the order does not matter, and
+the ratings (coexist_ai.ratings) are computed from the deals in a canonical
+order.
+"""
+import hashlib
+import itertools
+import json
 from collections import Counter, defaultdict
 
 from coexist_ai import elo
+from coexist_ai.errors import CoexistError
+from coexist_ai.roster import Roster
 
 FAILURE_KINDS = ("time", "illegal", "crash", "stall")
+FIRST_GAMES = 3      # a bot that forfeits each of its first games stops the run
+
+
+class BotsFailing(CoexistError):
+    """A bot forfeited every one of its first games: the rest would be
+    forfeits too."""
+
+
+def record_hash(record):
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+
+
+def deal_key(record):
+    """What identifies a deal: its faunas by seat, first player and draw
+    pile. Games of one deal (every seat rotation, every table of a round)
+    share its luck, so the deal is the unit the bootstrap resamples."""
+    deal = [record.get("card_set", {}).get("sha256"), record.get("players"),
+            record.get("faunas"), record.get("first_player"), record.get("deck")]
+    if record.get("deck") is None:   # no deal recorded: the record's own place
+        deal = [record.get("run"), record.get("round"), record.get("game")]
+    return hashlib.sha256(json.dumps(deal).encode()).hexdigest()[:20]
 
 
 class Standings:
-    """Accumulates game records; names come from each record's "entrants"."""
+    """Accumulates game records (of one tournament, or any)."""
 
     def __init__(self, tournament=None, records=(), anchor=None):
-        self.names = [e.name for e in tournament.entrants] if tournament else []
+        self.tournament = tournament
         self.anchor = anchor or (tournament.anchor if tournament else None)
-        self.records = []
-        self.failures = defaultdict(Counter)
-        self.block_results = defaultdict(list)
+        self.records, self.sprt, self.interrupted = [], None, False
+        # a schedule plays one deal a round: the deal of game i is its round
+        self._deal_size = tournament.schedule.games_per_round if tournament else 0
+        self._rebuild()
         for record in records:
             self.add(record)
 
-    def entrant_index(self, name):
-        if name not in self.names:
-            self.names.append(name)
-        return self.names.index(name)
+    def _rebuild(self):
+        self.roster = Roster()
+        if self.tournament:
+            self.roster.declare(self.tournament.run_id, [
+                (e.name, e.spec) for e in self.tournament.entrants])
+        for record in self.records:
+            self.roster.declare_record(record)
+        self.roster.changed = False
+        self.units = defaultdict(list)        # deal -> pairwise results
+        self.unit_games = Counter()           # deal -> games recorded
+        self.games, self.firsts = Counter(), Counter()
+        self.met, self.swept = Counter(), Counter()
+        self.failures, self.reasons = defaultdict(Counter), Counter()
+        self.first_forfeits = defaultdict(list)
+        self.players, self.unit_hashes = Counter(), defaultdict(list)
+        self.seats = []                       # bot of each seat, per record
+        self.scheduled_deals = defaultdict(list)   # the schedule's deal -> results
+        for record in self.records:
+            self._count(record, self.roster.seats(record))
 
     def add(self, record):
-        seats = [self.entrant_index(name) for name in record["entrants"]]
-        self.records.append((record, seats))
-        key = (record.get("run"), record.get("block", len(self.block_results)))
-        self.block_results[key].extend(elo.pairwise_results(record, seats))
+        self.records.append(record)
+        seats = self.roster.seats(record)
+        if self.roster.changed:   # two names for one spec in a run: re-seat all
+            self._rebuild()
+        else:
+            self._count(record, seats)
+
+    def _count(self, record, seats):
+        self.seats.append(seats)
+        key = deal_key(record)
+        results = elo.pairwise_results(record, seats)
+        self.units[key].extend(results)
+        self.unit_games[key] += 1
+        if self._deal_size and isinstance(record.get("game"), int):
+            self.scheduled_deals[record["game"] // self._deal_size].append(results)
+        self.players[record.get("players", len(seats))] += 1
+        self.unit_hashes[key].append(record_hash(record))
+        ranks = record["ranks"]
+        for bot in set(seats):
+            self.games[bot] += 1
+            self.firsts[bot] += any(r == 1 for s, r in zip(seats, ranks) if s == bot)
+        self._count_sweeps(results)
+        lost = set()
         for f in record.get("forfeits", []):
-            self.failures[seats[f["seat"]]][f["kind"]] += 1
+            bot = seats[f["seat"]]
+            lost.add(bot)
+            self.failures[bot][f["kind"]] += 1
+            self.reasons[bot, f["kind"], _first_line(f.get("reason", ""))] += 1
+        for bot in set(seats):
+            if len(self.first_forfeits[bot]) < FIRST_GAMES:
+                self.first_forfeits[bot].append(bot in lost)
 
-    # -- duel figures ---------------------------------------------------------
-    def points(self, i):
-        """Pairwise points and pairings of entrant i."""
-        got = total = 0.0
-        for results in self.block_results.values():
+    def _count_sweeps(self, results):
+        """Per ordered pair: games they met in, and games the first won
+        every pairing of (for the bound of a perfect score)."""
+        score = defaultdict(list)
+        for i, j, s in results:
+            score[i, j].append(s)
+            score[j, i].append(1 - s)
+        for (i, j), got in score.items():
+            self.met[i, j] += 1
+            self.swept[i, j] += all(s == 1 for s in got)
+
+    # -- figures ------------------------------------------------------------
+    @property
+    def names(self):
+        return self.roster.names()
+
+    def pair_scores(self, i):
+        """Wins, draws and losses of bot i's pairings."""
+        out = Counter()
+        for results in self.units.values():
             for a, b, s in results:
-                if a == i:
-                    got, total = got + s, total + 1
-                elif b == i:
-                    got, total = got + 1 - s, total + 1
-        return got, total
+                if i in (a, b):
+                    mine = s if a == i else 1 - s
+                    out["wins" if mine == 1 else "losses" if mine == 0 else "draws"] += 1
+        return out["wins"], out["draws"], out["losses"]
 
-    def block_scores(self, i):
-        """Mean score of entrant i in each finished block."""
+    def seat_advantage(self):
+        """Mean pairwise score of each seat against the others, all games."""
+        points, counts = Counter(), Counter()
+        for record in self.records:
+            ranks = record["ranks"]
+            for a in range(len(ranks)):
+                for b in range(len(ranks)):
+                    if a != b:
+                        points[a] += 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
+                        counts[a] += 1
+        return {seat: points[seat] / counts[seat] for seat in sorted(counts)}
+
+    def complete_deal_scores(self, i):
+        """Mean score of bot i over each deal of the schedule whose games are
+        all recorded (a deal not yet played under every seat order says
+        nothing fair), in schedule order."""
         out = []
-        for results in self.block_results.values():
-            mine = [s if a == i else 1 - s for a, b, s in results if i in (a, b)]
+        for deal, games in sorted(self.scheduled_deals.items()):
+            if len(games) != self._deal_size:
+                continue
+            mine = [s if a == i else 1 - s for results in games
+                    for a, b, s in results if i in (a, b)]
             if mine:
                 out.append(sum(mine) / len(mine))
         return out
 
-    def progress_line(self):
-        if len(self.names) != 2 or not self.records:
-            return f"{len(self.records)} games"
-        got, total = self.points(0)
-        if not total:
-            return ""
-        diff = elo.score_to_elo(got / total)
-        half = self.elo_interval_half_width(0)
-        return (f"{self.names[0]} {got:g}-{total - got:g} {self.names[1]}, "
-                f"Elo {diff:+.0f} ±{half:.0f}")
+    def complete_deal_games(self):
+        return sum(len(games) for games in self.scheduled_deals.values()
+                   if len(games) == self._deal_size)
 
-    def elo_interval_half_width(self, i):
-        """95% half-width of entrant i's Elo difference, from block scores."""
-        scores = self.block_scores(i)
-        if len(scores) < 2:
-            return float("inf")
-        mean = sum(scores) / len(scores)
-        var = sum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
-        se = math.sqrt(var / len(scores))
-        lo, hi = max(mean - 1.96 * se, 1e-6), min(mean + 1.96 * se, 1 - 1e-6)
-        return (elo.score_to_elo(hi) - elo.score_to_elo(lo)) / 2
+    def failing_bot(self):
+        """A message if some bot forfeited each of its first games (all of
+        them, if it has fewer scheduled), else None."""
+        for bot, lost in self.first_forfeits.items():
+            enough = min(FIRST_GAMES, self._scheduled_games(bot))
+            if len(lost) >= enough and all(lost):
+                kind, reason = self._first_reason(bot)
+                return (f"bot {self.names[bot]!r} forfeited each of its first {len(lost)} "
+                        f"games ({kind}: {reason}); stopped instead of playing the rest "
+                        "as forfeits")
+        return None
 
-    # -- tables -----------------------------------------------------------------
-    def ratings(self, samples=200, seed=0):
-        anchor = self.names.index(self.anchor) if self.anchor in self.names else 0
-        return elo.rating_table(self.block_results, self.names, anchor,
-                                samples=samples, seed=seed)
+    def _scheduled_games(self, bot):
+        if not self.tournament:
+            return FIRST_GAMES
+        t = self.tournament
+        entrant = next((k for k, e in enumerate(t.entrants) if self.roster.key(
+            t.run_id, e.name, e.spec) == self.roster.bots[bot].key), None)
+        if entrant is None:
+            return FIRST_GAMES
+        a_round = itertools.islice(t.schedule.games(), t.schedule.games_per_round)
+        return t.schedule.rounds * sum(entrant in g.lineup for g in a_round)
 
-    def table(self, samples=200, seed=0):
-        """The results table as text."""
-        if not self.records:
-            return "no games"
-        rows, los = self.ratings(samples, seed)
-        anchor = self.anchor if self.anchor in self.names else self.names[0]
-        games = Counter(i for _, seats in self.records for i in set(seats))
-        lines = [f"{len(self.records)} games; Elo anchored at {anchor} = 0; "
-                 "95% intervals from a bootstrap over blocks",
-                 f"{'bot':<28}{'Elo':>7}{'95% interval':>17}{'score':>8}{'games':>7}"
-                 f"  failures (time/illegal/crash/stall)"]
-        for i, row in sorted(enumerate(rows), key=lambda r: -r[1]["elo"]):
-            fails = "/".join(str(self.failures[i][k]) for k in FAILURE_KINDS)
-            lines.append(f"{row['bot']:<28}{row['elo']:>7.0f}"
-                         f"{'[' + format(row['low'], '.0f') + ', ' + format(row['high'], '.0f') + ']':>17}"
-                         f"{row['score']:>8.1%}{games[i]:>7}  {fails}")
-        lines += self._los_lines(los) + self._seat_lines()
-        return "\n".join(lines)
+    def _first_reason(self, bot):
+        (_, kind, reason), _ = max(((k, c) for k, c in self.reasons.items() if k[0] == bot),
+                                   key=lambda kc: kc[1])
+        return kind, reason
 
-    def _los_lines(self, los):
-        if len(self.names) < 2:
-            return []
-        width = max(8, max(len(n) for n in self.names) + 1)
-        head = "likelihood of superiority (row above column):"
-        lines = [head, " " * width + "".join(f"{n[:width - 1]:>{width}}" for n in self.names)]
-        for i, name in enumerate(self.names):
-            cells = "".join(f"{'-' if i == j else format(los[i][j], '.2f'):>{width}}"
-                            for j in range(len(self.names)))
-            lines.append(f"{name[:width - 1]:<{width}}{cells}")
-        return lines
+    def seed_of(self, deals):
+        """A bootstrap seed from the content of these deals' records,
+        whatever their order."""
+        text = "".join(sorted(h for key in deals for h in self.unit_hashes[key]))
+        return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
-    def _seat_lines(self):
-        adv = elo.seat_advantage(self.records)
-        return ["seat advantage (mean pairwise score by seat): " +
-                ", ".join(f"seat {s} {v:.1%}" for s, v in adv.items())]
+
+def _first_line(text, limit=160):
+    line = next((l.strip() for l in str(text).splitlines() if l.strip()), "")
+    return line if len(line) <= limit else line[:limit - 3] + "..."

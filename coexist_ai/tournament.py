@@ -1,18 +1,20 @@
 """Running a tournament: games in parallel processes, records appended as
-they finish, resumable, with a live progress bar."""
+they finish, resumable, with a live progress line."""
 import hashlib
+import itertools
 import json
 import os
-
-from tqdm import tqdm
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.interrupts import held
+from coexist_ai.live import LiveLine
 from coexist_ai.match import UnstartableBot, play_game
+from coexist_ai.progress import Eta, Progress
 from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
                                 repair_truncated_tail, without_repeats)
-from coexist_ai.results import Standings
+from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Schedule
 
 
@@ -118,20 +120,23 @@ def _check_belongs(path, line, record, tournament):
 
 
 def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
-        backend="local", address=None):
+        backend="local", address=None, stop_failing=True):
     """Play every game of the schedule not yet in `out` (in `jobs` local
-    processes, or on a Ray cluster); returns Standings. The records file is
-    locked for the whole run: a second run on it is refused."""
+    processes, or on a Ray cluster); returns Standings. A bot that forfeits
+    each of its first games stops the run (BotsFailing) unless not
+    `stop_failing`. The records file is locked for the whole run: a second
+    run on it is refused."""
     writer = RecordWriter(out) if out else None     # before reading: the lock
     try:
-        return _run(tournament, out, writer, jobs, progress, stop_rule, echo,
-                    backend, address)
+        return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
+                    stop_rule, echo, backend, address, stop_failing)
     finally:
         if writer:
             writer.close()
 
 
-def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address):
+def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
+         stop_failing):
     records, repaired = load_existing(out, tournament, echo)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
@@ -143,18 +148,25 @@ def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, addr
     if records:
         left = len(schedule) - sum(1 for index in done if index < len(schedule))
         echo(f"{out}: {len(records)} games already played, {left} to go")
-    bar = tqdm(total=len(tournament.schedule), initial=len(done), disable=not progress,
-               unit="game", dynamic_ncols=True)
+    eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
+               itertools.islice(schedule.games(), schedule.games_per_round)],
+              schedule.rounds, done, jobs)
+    bar = Progress(len(schedule), len(done), LiveLine(standings), eta, progress)
     try:
-        for record in _execute(tournament, todo, jobs or os.cpu_count() or 1,
-                               backend, address):
-            if writer:
-                writer.write(record)
-            standings.add(record)
-            bar.update(1)
-            bar.set_postfix_str(standings.progress_line(), refresh=False)
-            if stop_rule and stop_rule(standings):
+        for record in _execute(tournament, todo, jobs, backend, address):
+            with held():     # an interrupt now would leave a game saved but not counted
+                if writer:
+                    writer.write(record)
+                standings.add(record)
+            failing = stop_failing and standings.failing_bot()
+            if failing:
+                raise BotsFailing(failing)
+            stop = stop_rule and stop_rule(standings)
+            bar.update(record)
+            if stop:
                 break
+    except KeyboardInterrupt:   # the caller prints what was played and how to resume
+        standings.interrupted = True
     finally:
         bar.close()
     return standings

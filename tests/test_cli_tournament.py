@@ -2,6 +2,8 @@
 processes: what they print, what they write, and how they refuse bad input
 (exit code 2, one error line, no traceback).
 """
+import re
+
 import pytest
 
 from coexist_ai.records import read_records
@@ -9,16 +11,26 @@ from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exi
                          wait_for_records)
 
 
+ROW = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+%(?:\s+[\d.]+%)?"
+                 r"\s+([+-]?\d+)\s+(.*?)\s{2,}")
+
+
 def table_rows(stdout):
     """{bot: (elo, games)} from the results table."""
+    return {name: (elo, games) for name, (elo, games, _, _) in table_details(stdout).items()}
+
+
+def table_details(stdout):
+    """{bot: (elo, games, (wins, draws, losses), interval text)}."""
     lines = stdout.splitlines()
     start = next(k for k, line in enumerate(lines) if line.startswith("bot "))
     rows = {}
     for line in lines[start + 1:]:
-        if line.startswith("likelihood of superiority"):
+        found = ROW.match(line)
+        if not found:
             break
-        parts = line.split()
-        rows[parts[0]] = (int(parts[1]), int(parts[-2]))
+        name, games, w, d, l, elo, interval = found.groups()
+        rows[name] = (int(elo), int(games), (int(w), int(d), int(l)), interval)
     return rows
 
 
@@ -29,7 +41,7 @@ def test_duel_plays_records_and_tabulates(tmp_path):
     drawn = int(proc.stdout.split()[1])   # no --seed: a fresh seed, printed
     assert proc.stdout.startswith(f"seed {drawn} (drawn at random; pass --seed {drawn}")
     assert f"duel: random vs greedy, 4 games at 2 players, seed {drawn}\n" in proc.stdout
-    assert "4 games; Elo anchored at greedy = 0" in proc.stdout
+    assert "4 games (2 players) over 2 deals; Elo anchored at greedy = 0" in proc.stdout
     rows = table_rows(proc.stdout)
     assert set(rows) == {"random", "greedy"}
     assert rows["greedy"] == (0, 4) and rows["random"][1] == 4
@@ -108,7 +120,7 @@ def test_tournament_run_with_bots_and_ratings_of_two_files(tmp_path):
                   "--quiet", "--out", two))
     merged = cli("tournament", "ratings", one, two)
     assert_ok(merged)
-    assert merged.stdout.startswith("10 games; Elo anchored at random = 0")
+    assert merged.stdout.startswith("10 games (2 players) over 3 deals; Elo anchored at random = 0")
     rows = table_rows(merged.stdout)
     assert {name: games for name, (_, games) in rows.items()} == \
         {"random": 8, "greedy": 8, "greedy:max_nodes=50": 4}
@@ -118,13 +130,28 @@ def test_tournament_run_with_bots_and_ratings_of_two_files(tmp_path):
 def test_sprt_stops_a_clear_duel_early(tmp_path):
     out = tmp_path / "sprt.jsonl"
     proc = cli("duel", "greedy", "random", "--games", 200, "--sprt", "0,100,0.05,0.05",
-               "--jobs", 1, "--quiet", "--out", out)
+               "--jobs", 2, "--out", out)
     assert_ok(proc)
-    assert "H1 accepted" in proc.stdout
     assert "duel: greedy vs random, 200 games" in proc.stdout
-    played = len(read_records(str(out)))
+    records = read_records(str(out))
+    played = len(records)
     assert played < 200
-    assert f"{played} games;" in proc.stdout
+    assert f"{played} games (2 players)" in proc.stdout
+    summary = next(line for line in proc.stdout.splitlines() if line.startswith("SPRT"))
+    found = re.search(r"LLR ([+-][\d.]+), bounds \(-2.94, \+2.94\), (\d+) games in "
+                      r"(\d+) complete deals: H1 accepted", summary)
+    assert found, summary
+    llr, games, deals = float(found[1]), int(found[2]), int(found[3])
+    assert llr >= 2.94 and games == 2 * deals
+    # the deals it decided on are whole: both seat orders of each were played
+    per_round = {}
+    for r in records:
+        per_round.setdefault(r["round"], set()).add(r["rotation"])
+    assert sum(1 for rotations in per_round.values() if rotations == {0, 1}) >= deals
+    # the live line (plain lines: stderr is not a terminal) shows the LLR and bounds
+    live = [line for line in proc.stderr.splitlines() if "LLR" in line]
+    assert live and all(len(line) <= 80 for line in live)
+    assert "(-2.94,+2.94)" in live[-1] and live[-1].startswith(f"{played}/200 gree")
 
 
 # -- refusals -------------------------------------------------------------------
@@ -185,6 +212,7 @@ def test_missing_config_and_config_with_bots():
 def test_bad_sprt_and_bad_games():
     assert_clear_error(cli("duel", "random", "greedy", "--sprt", "0,10"), "elo0,elo1,alpha,beta")
     assert_clear_error(cli("duel", "random", "greedy", "--sprt", "0,10,1.5,0.05"), "alpha and beta")
+    assert_clear_error(cli("duel", "random", "greedy", "--sprt", "10,0,0.05,0.05"), "elo0 < elo1")
     assert_clear_error(cli("duel", "random", "greedy", "--games", 0), "--games")
 
 

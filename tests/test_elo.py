@@ -1,13 +1,11 @@
 """Ratings: the Elo fit is the Bradley-Terry maximum-likelihood fit, anchored;
 intervals and likelihoods of superiority behave; games decompose into the
-right pairwise results; the SPRT moves the right way.
+right pairwise results.
 
 The reference fit here is written independently of coexist_ai.elo (which
 uses a minorize-maximize iteration): Newton's method on the log-likelihood,
 in plain numpy.
 
-Tests named test_bug_* pin behaviour that is wrong at the time of writing;
-they fail until it is fixed (see the test's docstring).
 """
 import math
 
@@ -66,7 +64,7 @@ CHAIN = [(i, i + 1) for i in range(4)]
 ])
 def test_ratings_are_the_bradley_terry_maximum_likelihood(true_elo, pairs, seed):
     wins, games = synthetic(true_elo, pairs, 60, seed)
-    ours = elo.elo_ratings(wins, games, anchor=0, prior=0.0)
+    ours = elo.fit(wins, games, anchor=0, prior=0.0)
     reference = newton_bradley_terry(wins, games)
     assert np.abs(ours - reference).max() < 0.5, (ours, reference)
 
@@ -77,57 +75,92 @@ def test_ratings_from_pairwise_results():
         [(1, 2, 0.0)] * 4 + [(2, 0, 0.0)] * 8 + [(2, 0, 1.0)] * 2 + [(0, 2, 0.5)] * 2
     wins, games = elo.score_matrices(results, 3)
     assert wins[0, 2] == 9 and wins[2, 0] == 3 and games[0, 2] == 12
-    ours = elo.elo_ratings(wins, games, anchor=0, prior=0.0)
+    ours = elo.fit(wins, games, anchor=0, prior=0.0)
     assert np.abs(ours - newton_bradley_terry(wins, games)).max() < 0.5
     assert ours[0] == 0 and ours[1] < 0 and ours[2] < ours[1]
 
 
 def test_anchoring_moves_the_scale_not_the_differences():
     wins, games = synthetic([0, 50, -120, 300, 10], ALL_PAIRS, 40, 5)
-    base = elo.elo_ratings(wins, games, anchor=0, prior=0.0)
+    base = elo.fit(wins, games, anchor=0, prior=0.0)
     for anchor in range(5):
-        moved = elo.elo_ratings(wins, games, anchor=anchor, prior=0.0)
+        moved = elo.fit(wins, games, anchor=anchor, prior=0.0)
         assert moved[anchor] == 0
         assert np.allclose(moved - moved[0], base, atol=1e-6)
 
 
 def test_a_prior_pulls_ratings_together():
     wins, games = synthetic([0, 200, -200], [(0, 1), (0, 2), (1, 2)], 10, 6)
-    pure = elo.elo_ratings(wins, games, 0, prior=0.0)
-    shrunk = elo.elo_ratings(wins, games, 0, prior=4.0)
+    pure = elo.fit(wins, games, 0, prior=0.0)
+    shrunk = elo.fit(wins, games, 0, prior=4.0)
     assert np.ptp(shrunk) < np.ptp(pure)
 
 
-def block_results(pattern, repeats):
-    """Blocks of 2-player results between bots 0, 1 and 2."""
-    return {("run", k): list(block) for k, block in enumerate(pattern * repeats)}
+def test_many_score_matrices_are_fitted_at_once_as_one_by_one():
+    stack = [synthetic([0, 50, -120, 300, 10], ALL_PAIRS, 20, seed) for seed in range(6)]
+    wins, games = np.array([w for w, _ in stack]), np.array([g for _, g in stack])
+    together = elo.fit(wins, games, anchor=2)
+    for k, (w, g) in enumerate(stack):
+        assert np.allclose(together[k], elo.fit(w, g, anchor=2), atol=1e-9)
 
 
-PATTERN = [[(0, 1, 1.0), (0, 1, 1.0)], [(0, 1, 1.0), (0, 1, 0.0)],
-           [(1, 2, 1.0), (1, 2, 0.5)], [(0, 2, 1.0), (0, 2, 1.0)],
-           [(1, 2, 0.0), (1, 2, 1.0)], [(0, 2, 0.0), (0, 2, 1.0)]]
+def test_a_perfect_score_stays_finite_with_the_prior_and_matches_its_closed_form():
+    # two bots, 10-0: with one virtual draw the fit is the score 10.5 / 11
+    wins, games = elo.score_matrices([(0, 1, 1.0)] * 10, 2)
+    rating = elo.fit(wins, games, anchor=1)
+    assert rating[0] == pytest.approx(elo.score_to_elo(10.5 / 11), abs=1e-6)
 
 
-def test_bootstrap_interval_contains_the_estimate_and_narrows_with_more_blocks():
-    names = ["a", "b", "c"]
+def test_bots_without_games_or_not_linked_to_the_anchor_have_no_rating():
+    # bots 0-1 met, 2-3 met, 4 never played
+    wins, games = elo.score_matrices([(0, 1, 1.0), (0, 1, 0.0), (2, 3, 1.0)], 5)
+    rating = elo.fit(wins, games, anchor=0)
+    assert rating[0] == 0 and np.isfinite(rating[1])
+    assert np.isnan(rating[2:]).all()
+
+
+UNITS = [[(0, 1, 1.0), (0, 1, 1.0)], [(0, 1, 1.0), (0, 1, 0.0)],
+         [(1, 2, 1.0), (1, 2, 0.5)], [(0, 2, 1.0), (0, 2, 1.0)],
+         [(1, 2, 0.0), (1, 2, 1.0)], [(0, 2, 0.0), (0, 2, 1.0)]]
+
+
+def test_bootstrap_interval_contains_the_estimate_and_narrows_with_more_units():
     widths = []
     for repeats in (2, 8):
-        rows, _ = elo.rating_table(block_results(PATTERN, repeats), names, anchor=2,
-                                   samples=300, seed=1)
-        for row in rows:
-            assert row["low"] <= row["elo"] <= row["high"]
-        assert rows[2]["elo"] == rows[2]["low"] == rows[2]["high"] == 0   # the anchor
-        widths.append([row["high"] - row["low"] for row in rows[:2]])
+        units = UNITS * repeats
+        unit_wins, unit_games = elo.unit_matrices(units, 3)
+        point = elo.fit(unit_wins.sum(axis=0), unit_games.sum(axis=0), anchor=2)
+        low, high, low_se, high_se = elo.percentile_interval(
+            elo.bootstrap(unit_wins, unit_games, 2, 4000, seed=1))
+        assert (low[:2] <= point[:2]).all() and (point[:2] <= high[:2]).all()
+        assert low[2] == high[2] == 0   # the anchor
+        assert (low_se[:2] > 0).all() and (low_se[:2] < (high - low)[:2] / 10).all()
+        widths.append(high - low)
     assert widths[1][0] < widths[0][0] and widths[1][1] < widths[0][1]
 
 
 def test_likelihood_of_superiority_is_a_probability_matrix():
-    rows, los = elo.rating_table(block_results(PATTERN, 3), ["a", "b", "c"], samples=200)
+    unit_wins, unit_games = elo.unit_matrices(UNITS * 3, 3)
+    los = elo.likelihood_of_superiority(elo.bootstrap(unit_wins, unit_games, 0, 2000, 0))
     assert los.shape == (3, 3)
-    assert ((0 <= los) & (los <= 1)).all()
-    assert (np.diag(los) == 0).all()
-    assert ((los + los.T) <= 1 + 1e-12).all()
+    off = ~np.eye(3, dtype=bool)
+    assert ((0 <= los[off]) & (los[off] <= 1)).all() and np.isnan(np.diag(los)).all()
+    assert np.allclose((los + los.T)[off], 1)
     assert los[0, 1] > 0.5 and los[0, 2] > 0.5      # a won most of its games
+
+
+def test_finite_differences_need_points_taken_both_ways():
+    # 0 and 1 traded wins, 1 drew 2, 3 lost everything to 0
+    wins, _ = elo.score_matrices([(0, 1, 1.0), (0, 1, 0.0), (1, 2, 0.5), (0, 3, 1.0)], 4)
+    finite = elo.finite_with(wins)
+    assert finite[0, 1] and finite[0, 2] and finite[1, 2]
+    assert not finite[0, 3] and not finite[3, 1]
+
+
+def test_perfect_score_bound():
+    # 10 of 10: the expected score is at least 0.025^(1/10) = 0.69 (97.5%)
+    assert elo.elo_to_score(elo.perfect_score_bound(10)) == pytest.approx(0.025 ** 0.1)
+    assert 0 < elo.perfect_score_bound(10) < elo.perfect_score_bound(40)
 
 
 def test_pairwise_decomposition_of_a_four_player_game_with_a_shared_place():
@@ -144,35 +177,6 @@ def test_seats_of_the_same_bot_are_not_paired():
         [(0, 1, 1.0), (0, 1, 1.0), (0, 1, 1.0), (1, 0, 1.0)]
 
 
-def test_sprt_bounds_and_direction():
-    lower, upper = elo.sprt_bounds(0.05, 0.05)
-    assert lower == pytest.approx(math.log(0.05 / 0.95))
-    assert upper == pytest.approx(math.log(0.95 / 0.05))
-    assert elo.sprt_llr([1.0], 0, 10) == 0.0          # nothing to go on yet
-    strong = [1.0, 0.5, 1.0, 1.0, 0.5, 1.0, 0.5, 1.0] * 10
-    weak = [0.0, 0.5, 0.0, 0.0, 0.5, 0.0, 0.5, 0.0] * 10
-    even = [1.0, 0.0, 0.5, 0.5, 0.0, 1.0, 0.5, 0.5] * 10
-    assert elo.sprt_llr(strong, 0, 10) > upper
-    assert elo.sprt_llr(weak, 0, 10) < lower
-    # equal bots: the evidence is for the hypothesis nearer their true 0 Elo
-    assert elo.sprt_llr(even, 0, 10) < 0 < elo.sprt_llr(even, -10, 0)
-    # more of the same evidence moves the ratio further
-    assert elo.sprt_llr(strong * 2, 0, 10) > elo.sprt_llr(strong, 0, 10) > 0
-
-
-def test_regression_sprt_accepts_h1_on_two_blocks():
-    """Regression (elo.sprt_llr): two blocks scoring 1.0 each have variance 0, which
-    the normal approximation floors at 1e-4, so the LLR is ~141 and H1 is
-    accepted after 4 games. Between equal bots (H0 true, elo0 = 0) two
-    2-game blocks are both won with probability 1/16 > alpha = 0.05, so a
-    test that decides on them cannot hold its stated error rate. Simulated
-    with equal bots (2-game blocks, win 50%), [0, 50] at alpha = beta =
-    0.05 accepts H1 in about 12% of runs, all of them at the second block."""
-    lower, upper = elo.sprt_bounds(0.05, 0.05)
-    assert elo.sprt_llr([1.0, 1.0], 0, 10) < upper
-    assert elo.sprt_llr([1.0, 1.0], 0, 50) < upper
-
-
 def test_regression_bootstrap_rates_bots_absent_from_a_resample():
     """Regression (elo.bootstrap): a resample that leaves out every block of a bot
     still gives that bot a rating (its strength stays at the starting value,
@@ -180,6 +184,8 @@ def test_regression_bootstrap_rates_bots_absent_from_a_resample():
     rating enters its interval and the LOS matrix. In a gauntlet where b
     drew 1-1 with the anchor a and c won 2-0, the table says b is above a in
     ~78% of resamples: every resample without b's block."""
-    blocks = {("r", 0): [(0, 1, 1.0), (0, 1, 0.0)], ("r", 1): [(0, 2, 0.0), (0, 2, 0.0)]}
-    _, los = elo.rating_table(blocks, ["a", "b", "c"], anchor=0, samples=400, seed=0)
+    unit_wins, unit_games = elo.unit_matrices(
+        [[(0, 1, 1.0), (0, 1, 0.0)], [(0, 2, 0.0), (0, 2, 0.0)]], 3)
+    boot = elo.bootstrap(unit_wins, unit_games, 0, 400, seed=0)
+    los = elo.likelihood_of_superiority(boot)
     assert abs(los[1, 0] - los[0, 1]) < 0.2, los

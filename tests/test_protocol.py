@@ -357,3 +357,46 @@ def test_fuzzed_requests_each_get_one_reply_and_the_engine_reads_on():
         assert replies[0]["type"] in ("hello", "ok", "move", "error")
     assert transcript([{"type": "ping", "id": "end"}], engine=engine) == [
         {"type": "pong", "id": "end"}]
+
+
+def test_the_seed_option_holds_exactly_the_signed_64_bit_range():
+    [hello, top, over] = transcript([
+        {"type": "hello", "id": 1, "protocol": 1},
+        {"type": "setoption", "id": 2, "name": "seed", "value": 2**63 - 1},
+        {"type": "setoption", "id": 3, "name": "seed", "value": 2**63}])
+    seed = next(o for o in hello["options"] if o["name"] == "seed")
+    assert (seed["min"], seed["max"]) == (0, 2**63 - 1)
+    assert top["type"] == "ok" and over["type"] == "error"
+
+
+def test_newgame_takes_the_exact_seed_string_over_a_rounded_seed():
+    """A JavaScript frontend writes 4615434279091906027 as ...6000."""
+    _, obs = observation(seed=6, moves=3)
+    exact, rounded = 4615434279091906027, 4615434279091906000
+    def moves(newgame):
+        engine = Engine("ismcts:iterations=300", io.BytesIO())
+        replies = transcript([newgame, move_request(obs, 2)], engine=engine)
+        assert replies[0]["type"] == "ok", replies
+        return replies[1]["move"], replies[1]["info"]["value"]
+    by_string = moves({"type": "newgame", "id": 1, "seed": rounded,
+                       "seed_string": str(exact)})
+    assert by_string == moves({"type": "newgame", "id": 1, "seed": exact})
+    [error] = transcript([{"type": "newgame", "id": 1, "seed_string": "12x"}])
+    assert error["type"] == "error" and "seed_string" in error["message"]
+
+
+def test_card_sets_sent_in_newgame_are_kept_for_the_16_most_recent():
+    engine = Engine("random", io.BytesIO())
+    sets = [loads_card_set(_renamed_card_set_toml().replace('name = "other"',
+                                                            f'name = "set-{k}"'), "x.toml")
+            for k in range(server.SENT_CARD_SETS + 2)]
+    for k, card_set in enumerate(sets):
+        transcript([{"type": "newgame", "id": k, "card_set": messages.card_set_payload(card_set)}],
+                   engine=engine)
+    assert len(engine.sent_card_sets) == server.SENT_CARD_SETS
+    first = _core.State.new(sets[0], players=2, seed=1).observation(0)
+    last = _core.State.new(sets[-1], players=2, seed=1).observation(0)
+    [forgotten, known] = transcript([move_request(first, 1), move_request(last, 2)],
+                                    engine=engine)
+    assert forgotten["type"] == "error" and "send it in newgame" in forgotten["message"]
+    assert known["type"] == "move"

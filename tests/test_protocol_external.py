@@ -3,13 +3,15 @@ ones in tests/protocol_broken_bot.py) in games, in a real tournament and
 under the compliance checker."""
 import json
 import os
+import re
 import shlex
 import shutil
+import subprocess
 import sys
 import time
 
 import pytest
-from cli_process import PYTHON, package_env
+from cli_process import PYTHON, cli_argv, cli_env, package_env
 from click.testing import CliRunner
 
 from coexist_ai import _core
@@ -19,15 +21,19 @@ from coexist_ai.cli import main
 from coexist_ai.match import BotFailure, play_game
 from coexist_ai.protocol.check import check_bot
 from coexist_ai.protocol.client import ExternalBot
-from coexist_ai.protocol.connection import STDERR_KEEP, Connection
+from coexist_ai.protocol.connection import STDERR_KEEP, Connection, PeerFailure
+from coexist_ai.protocol.specs import typed_option
 from coexist_ai.records import read_records
+from coexist_ai.ratings import compute
 from coexist_ai.results import Standings
+from coexist_ai.tables import rating_text
 from coexist_ai.schedule import Entrant
 from coexist_ai.tournament import Tournament, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "bots", "examples")
 BROKEN = os.path.join(ROOT, "tests", "protocol_broken_bot.py")
+STARVED = os.path.join(ROOT, "tests", "protocol_starved_bot.py")
 PY = sys.executable
 
 
@@ -98,6 +104,7 @@ def play(spec, seed=1, deal=5, opponent="random"):
 def test_cmd_and_toml_specs(tmp_path):
     name, params = parse_spec("cmd:python3 'my bot.py' --fast")
     assert name == "external" and params["command"] == ["python3", "my bot.py", "--fast"]
+    assert params["move_time"] == 1.0 and params["cwd"] is None
     spec = external_toml(tmp_path, "x", ["perl", "b.pl"], move_time=2, cwd="/tmp",
                          options={"depth": 3, "style": "calm"}, seed=4)
     name, params = parse_spec(spec)
@@ -108,6 +115,89 @@ def test_cmd_and_toml_specs(tmp_path):
     assert isinstance(bot, ExternalBot) and bot.params["seed"] == 9
     assert bot.conn is None           # making a bot starts nothing
     bot.close()
+
+
+def test_cmd_specs_carry_settings_and_options_before_the_command():
+    name, params = parse_spec("cmd:move_time=2.5 time_margin=0 start_timeout=3 cwd=/tmp "
+                              "option.depth=3 'option.style=very calm' python3 bot.py x=1")
+    assert params["command"] == ["python3", "bot.py", "x=1"]      # only leading words
+    assert (params["move_time"], params["time_margin"], params["start_timeout"]) == (2.5, 0, 3)
+    assert params["cwd"] == "/tmp" and params["options"] == {"depth": "3", "style": "very calm"}
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("cmd:movetime=2 python3 bot.py", "unknown setting 'movetime'"),
+    ("cmd:FOO=1 ./bot", "cmd:env FOO=..."),
+    ("cmd:move_time=soon python3 bot.py", "'move_time' must be a number of seconds"),
+    ("cmd:move_time=0 python3 bot.py", "in 0.001..3600"),
+    ("cmd:move_time=nan python3 bot.py", "'move_time'"),
+    ("cmd:move_time=2", "no command"),
+])
+def test_bad_cmd_settings_are_refused(spec, message):
+    with pytest.raises(BotSpecError, match=re.escape(message)):
+        parse_spec(spec)
+
+
+def test_options_given_as_text_take_the_type_the_bot_declares():
+    declared = {"n": {"type": "int"}, "x": {"type": "float"}, "b": {"type": "bool"},
+                "s": {"type": "string"}}
+    assert typed_option("3", declared["n"]) == 3
+    assert typed_option("2", declared["x"]) == 2.0 and typed_option("0.25", declared["x"]) == 0.25
+    assert typed_option("off", declared["b"]) is False and typed_option("true", declared["b"])
+    assert typed_option("3", declared["s"]) == "3" and typed_option("3", None) == "3"
+    assert typed_option("lots", declared["n"]) == "lots"      # the bot refuses it, saying why
+    assert typed_option("nan", declared["x"]) == "nan" and typed_option(7, declared["x"]) == 7
+
+
+def test_a_cmd_bot_gets_its_move_time_and_options_from_the_spec(tmp_path, monkeypatch):
+    log = tmp_path / "received.jsonl"
+    monkeypatch.setenv("COEXIST_TEST_RECORD", str(log))
+    record, _ = play("cmd:" + shlex.join(["move_time=0.05", "time_margin=0.25",
+                                          PY, BROKEN, "good"]))
+    assert record["end"] == "normal", record["forfeits"]
+    moves = [json.loads(line) for line in log.read_text().splitlines()
+             if json.loads(line)["type"] == "move"]
+    assert moves and all((m["time"], m["time_margin"]) == (0.05, 0.25) for m in moves)
+    # thinker.py refuses an option value of the wrong type: "0.2" must arrive as 0.2
+    record, _ = play("cmd:" + shlex.join(["move_time=0.05", "option.share=0.2",
+                                          "option.seed=3",
+                                          PY, os.path.join(EXAMPLES, "thinker.py")]))
+    assert record["end"] == "normal", record["forfeits"]
+
+
+def test_toml_paths_are_relative_to_the_toml_file(tmp_path):
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    spec = external_toml(folder, "rel", ["./bot.sh", "data.txt"], cwd="work")
+    _, params = parse_spec(spec)
+    assert params["command"] == [str(folder / "bot.sh"), "data.txt"]   # arguments untouched
+    assert params["cwd"] == str(folder / "work")
+    _, params = parse_spec(external_toml(folder, "here", ["perl", "bot.pl"]))
+    assert params["command"] == ["perl", "bot.pl"] and params["cwd"] == str(folder)
+
+
+def test_the_example_entries_work_from_any_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("random_legal_perl.toml", "thinker.toml"):
+        if name.startswith("random_legal_perl") and not shutil.which("perl"):
+            continue
+        bot = make_bot(os.path.join(EXAMPLES, name), seed=1)
+        state = _core.State.new(players=2, seed=3)
+        bot.new_game(state.current_player, 2)
+        try:
+            for _ in range(3):
+                state.apply(bot.choose(state.observation(state.current_player)))
+        finally:
+            bot.close()
+    if shutil.which("perl"):
+        proc = subprocess.run(cli_argv("duel", os.path.join(EXAMPLES, "random_legal_perl.toml"),
+                                       "random", "--games", 2, "--quiet", "--seed", 1),
+                              cwd=tmp_path, env=cli_env(), capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        row = next(line for line in proc.stdout.splitlines() if "random_legal_perl" in line
+                   and "%" in line)
+        assert row.split()[-1] == "0/0/0/0", proc.stdout
 
 
 @pytest.mark.parametrize("body, message", [
@@ -195,7 +285,8 @@ def test_a_tournament_of_broken_bots_records_every_failure(tmp_path):
     t = Tournament("broken", entrants, 2, "gauntlet", 1, seed=3)
     out = tmp_path / "records.jsonl"
     start = time.monotonic()
-    standings = run(t, str(out), jobs=2, progress=False, echo=lambda *a: None)
+    standings = run(t, str(out), jobs=2, progress=False, echo=lambda *a: None,
+                    stop_failing=False)
     assert time.monotonic() - start < 30
     records = read_records(str(out))
     assert len(records) == len(t.schedule) == 2 * len(EXPECTED)
@@ -208,7 +299,7 @@ def test_a_tournament_of_broken_bots_records_every_failure(tmp_path):
         for word in words:
             assert word in forfeit["reason"], (mode, forfeit["reason"])
         assert r["ranks"][forfeit["seat"]] == 2 and r["ranks"][1 - forfeit["seat"]] == 1
-    table = standings.table()
+    table = rating_text(compute(standings), standings)
     assert "0/0/0/0" in next(line for line in table.splitlines() if line.startswith("good"))
     again = Standings(t, records)
     totals = {k: sum(again.failures[i][k] for i in range(len(entrants)))
@@ -295,7 +386,7 @@ def test_the_examples_and_a_served_bot_pass_the_check(command):
     ("crash_start", "FAIL  handshake"),
     ("bad_version", "FAIL  handshake"),
     ("illegal", "FAIL  games"),
-    ("slow_think", "FAIL  games: ping while thinking"),
+    ("slow_think", "FAIL  ping while thinking"),
     ("hang", "FAIL  games"),
 ])
 def test_the_check_fails_broken_bots(mode, failing):
@@ -304,6 +395,34 @@ def test_the_check_fails_broken_bots(mode, failing):
     assert not passed
     assert any(line.startswith(failing) for line in lines), lines
     assert lines[-1].startswith("result: FAIL")
+
+
+def test_the_check_pings_during_the_search_and_catches_a_starved_reader():
+    """The starved bot answers a ping sent at once after the move request;
+    pings spread over the move time meet its search."""
+    passed, lines = run_check([PY, STARVED], move_time=1.0, ping_timeout=0.5, max_moves=2)
+    assert not passed
+    [line] = [x for x in lines if x.startswith("FAIL")]
+    assert line.startswith("FAIL  ping while thinking:") and "worst" in line, lines
+    worst = float(line.split("worst ")[1].split(" s")[0])
+    assert worst > 0.5
+
+
+CHECKS = ["handshake", "ping", "unknown command", "options", "unknown option",
+          "integer for float", "games", "info", "ping while thinking", "stop", "quit",
+          "end of input", "bad input"]
+
+
+def test_the_check_reports_every_check_it_makes():
+    passed, lines = run_check([*PYTHON, "-m", "coexist_ai.protocol", "serve",
+                               "ismcts:iterations=1000000"], move_time=0.3, max_moves=3)
+    assert passed, lines
+    assert [line.split(":")[0].split(None, 1)[1] for line in lines[:-1]] == CHECKS
+    assert all(line.startswith("PASS") for line in lines[:-1]), lines
+    _, lines = run_check([PY, os.path.join(EXAMPLES, "first_legal.py")], max_moves=2)
+    reported = {line.split(":")[0].split(None, 1)[1]: line.split()[0] for line in lines[:-1]}
+    assert reported == dict.fromkeys(CHECKS, "PASS") | {
+        "integer for float": "SKIP", "info": "SKIP", "stop": "SKIP"}
 
 
 def test_the_check_of_a_bot_that_never_starts_leaves_no_process():
@@ -322,3 +441,29 @@ def test_protocol_check_command_exit_codes():
     bad = runner.invoke(main, ["protocol", "check", "--move-time", "0.3", "--",
                                PY, BROKEN, "garbage", "1"])
     assert bad.exit_code == 1 and "unreadable reply" in bad.output
+
+
+@pytest.mark.parametrize("code, status", [
+    ("import sys; sys.exit(3)", "exited with code 3"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "killed by signal SIGSEGV"),
+])
+def test_the_frontend_sees_the_bots_own_exit_status(code, status):
+    """On Linux the bot runs under the launcher, which leaves the way the
+    bot did."""
+    conn = Connection([PY, "-c", code])
+    conn.start()
+    try:
+        with pytest.raises(PeerFailure) as failure:
+            conn.request({"type": "hello", "protocol": 1}, 10, "hello", "stall", "hello")
+        assert failure.value.kind == "crash" and status in failure.value.message
+    finally:
+        conn.kill()
+
+
+def test_a_command_that_cannot_start_is_a_crash_that_says_why(tmp_path):
+    bot = make_bot("cmd:" + str(tmp_path / "no-such-bot"))
+    bot.new_game(0, 2)
+    with pytest.raises(BotFailure) as failure:
+        bot.choose(_core.State.new(players=2, seed=1).observation(0))
+    assert failure.value.kind == "crash"
+    assert "cannot start" in failure.value.detail and "No such file" in failure.value.detail

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coexist_ai import export, ratings, tables
 from coexist_ai.cards import default_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.play import gamefile
@@ -162,7 +163,9 @@ def test_property_any_edit_loads_or_is_a_records_error(tmp_path, duel_file, data
     # what loads is safe for every reader: the tables and the replay
     # either work or refuse with a CoexistError
     try:
-        Standings(None, records).table(samples=3)
+        standings = Standings(None, records)
+        tables.rating_text(ratings.compute(standings, samples=3), standings)
+        export.pgn(standings), export.csv_text(standings)
         for r in records:
             gamefile.seat_names(r), gamefile.human_seats(r)
             gamefile.replay_states(copy.deepcopy(r), CS)

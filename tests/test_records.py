@@ -287,10 +287,12 @@ def test_a_repeated_game_is_reported_and_counted_once(tmp_path):
     run_id = json.loads(lines[0])["run"]
     for proc in (cli(*duel_args(out, "--seed", 6)), cli("tournament", "ratings", out)):
         assert_ok(proc)
+        said = proc.stdout + proc.stderr
         assert f"warning: {out}:3: game {game} of run {run_id} repeats {out}:1; counted once" \
-            in proc.stdout
-        assert f"warning: {out}:5: " in proc.stdout
-        assert "4 games; Elo anchored" in proc.stdout
+            in said
+        assert f"warning: {out}:5: " in said
+        assert "4 games (2 players) over 2 deals;" in proc.stdout
+        assert "8 games" not in proc.stdout
     assert "4 games already played, 0 to go" in cli(*duel_args(out, "--seed", 6)).stdout
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A Coexist protocol bot that takes its time, the way a searching engine
 does: it thinks in a worker thread while the main thread keeps reading, so
-ping is answered at once even mid-thought. Standard library only.
+ping is answered at once even mid-thought, and stop makes it move at once
+with the best it has. Standard library only.
 
 Its "search" is a toy (a fixed preference between kinds of move, with
 random tie-breaks) standing in for a real one; swap `think` for yours.
@@ -24,7 +25,8 @@ OPTIONS = [
 settings = {o["name"]: o["default"] for o in OPTIONS}
 out_lock = threading.Lock()
 rng = random.Random(0)
-busy = threading.Event()
+busy = threading.Event()           # a move is being computed
+stop = threading.Event()           # ...and should be answered now
 
 
 def send(message):
@@ -40,7 +42,7 @@ def think(request):
     rank = {m: PREFERENCE.index(m.split()[0]) if m.split()[0] in PREFERENCE
             else len(PREFERENCE) for m in legal}
     best, samples = None, 0
-    while time.monotonic() < deadline or best is None:
+    while (time.monotonic() < deadline and not stop.is_set()) or best is None:
         move = rng.choice(legal)
         samples += 1
         if best is None or rank[move] < rank[best]:
@@ -56,6 +58,10 @@ def handle(msg):
     kind, mid = msg.get("type"), msg.get("id")
     if kind == "ping":
         return {"type": "pong", "id": mid}
+    if kind == "stop":          # no reply of its own; ignored when not thinking
+        if busy.is_set():
+            stop.set()
+        return None
     if busy.is_set():
         return {"type": "error", "id": mid, "message": "busy: thinking"}
     if kind == "hello":
@@ -69,11 +75,13 @@ def handle(msg):
         settings[name] = value
         return {"type": "ok", "id": mid}
     if kind == "newgame":
-        rng.seed(int(msg.get("seed", 0)) + settings["seed"])
+        # seed_string is exact in any language; the number may be rounded
+        rng.seed(int(msg.get("seed_string", msg.get("seed", 0))) + settings["seed"])
         return {"type": "ok", "id": mid}
     if kind == "move":
         if not msg.get("legal"):
             return {"type": "error", "id": mid, "message": "no legal moves given"}
+        stop.clear()
         busy.set()
         threading.Thread(target=think, args=(msg,), daemon=True).start()
         return None

@@ -61,7 +61,8 @@ def _kind_name(kind):
             str: "a word"}[kind]
 
 
-SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, 2**63)
+SEED_MAX = 2**63 - 1   # the largest signed 64-bit integer
+SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, SEED_MAX)
 
 BOT_TYPES = {
     "random": (RandomBot, "uniformly random legal moves", [SEED]),
@@ -97,7 +98,7 @@ def parse_spec(spec):
                            f"{', '.join(BOT_TYPES)} (or a preset .toml file)")
     spec = spec.strip()
     if spec.startswith("cmd:"):
-        from coexist_ai.protocol.client import params_from_command
+        from coexist_ai.protocol.specs import params_from_command
         return "external", params_from_command(spec[len("cmd:"):], spec)
     if spec.endswith(".toml") or spec.startswith("preset:"):
         return _parse_preset(spec)
@@ -143,7 +144,7 @@ def _parse_preset(spec):
     except tomllib.TOMLDecodeError as e:
         raise BotSpecError(f"preset {path!r}: not valid TOML: {e}") from None
     if data.get("bot") == "external":
-        from coexist_ai.protocol.client import params_from_toml
+        from coexist_ai.protocol.specs import params_from_toml
         return "external", params_from_toml(data, path)
     bot = data.pop("bot", None)
     data.pop("description", None)
@@ -184,6 +185,8 @@ def describe_bots():
     lines.append("A spec is NAME or NAME:key=value,...; a preset file: "
                  "path/to/preset.toml or preset:NAME (bots/presets/NAME.toml).")
     lines.append("An external bot (any program speaking docs/protocol.md): "
-                 "cmd:COMMAND, or a .toml file with bot = \"external\", command = [...], "
-                 "cwd, options = {...}, move_time, start_timeout, time_margin.")
+                 "cmd:[move_time=S] [time_margin=S] [start_timeout=S] [cwd=DIR] "
+                 "[option.NAME=VALUE ...] COMMAND, or a .toml file with bot = \"external\", "
+                 "command = [...], cwd, options = {...}, move_time, start_timeout, "
+                 "time_margin (paths relative to the file's folder).")
     return "\n".join(lines)

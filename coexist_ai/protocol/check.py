@@ -1,26 +1,27 @@
 """`coexist-ai protocol check -- COMMAND...`: does a program speak the
 protocol? Each check is reported PASS, FAIL, WARN (recommended behaviour
-missing) or SKIP (an earlier failure made it impossible).
+missing) or SKIP (an earlier failure made it impossible, or nothing to
+check it on); every check made is reported, one line each.
 
 Required: the handshake, ping, an error reply to an unknown command, its
 own options, newgame, legal moves within the time (whole games against
-random opponents), ping answered while thinking, quit. Recommended: an
-error reply to a line that is not JSON, a refused unknown option, leaving
-at end of input, well-formed info.
+random opponents), pings spread over every decision's thinking answered in
+time, quit. Recommended: an error reply to an undeclared option, a float
+option set with an integer, well-formed info, stop, leaving at end of
+input, an error reply to a line that is not JSON.
 """
-import json
-import random
 import subprocess
 import time
 
 from coexist_ai import _core
 from coexist_ai.cards import resolve_card_set
-from coexist_ai.errors import CoexistError
+from coexist_ai.protocol.check_moves import MoveAsker
 from coexist_ai.protocol.client import _payload
 from coexist_ai.protocol.connection import Connection, PeerFailure, check_reply
-from coexist_ai.protocol.messages import PROTOCOL_VERSION, check_option
+from coexist_ai.protocol.messages import PROTOCOL_VERSION, check_option, newgame_command
 
 EXIT_WAIT = 2.0
+STOP_AFTER = 0.2    # share of the move time after which the stop check sends stop
 
 
 class CheckFailed(Exception):
@@ -62,7 +63,8 @@ class Checker:
     # -- the checks -----------------------------------------------------------------
     def run(self):
         """Every check; True if none failed."""
-        main = ["handshake", "ping", "unknown command", "options", "games", "quit"]
+        order = ["handshake", "ping", "unknown command", "options", "unknown option",
+                 "integer for float", "games", "info", "ping while thinking", "stop", "quit"]
         try:
             self.start_and_handshake()
             self.check_ping()
@@ -71,8 +73,10 @@ class Checker:
             self.check_games()
             self.check_quit()
         except CheckFailed as failed:
-            for name in main[main.index(str(failed)) + 1:]:
-                self.report("SKIP", name, f"not checked after the {failed} failure")
+            done = {name for _, name, _ in self.results}
+            for name in order[order.index(str(failed)) + 1:]:
+                if name not in done:
+                    self.report("SKIP", name, f"not checked after the {failed} failure")
         finally:
             if self.conn:
                 self.conn.kill()
@@ -136,98 +140,99 @@ class Checker:
     def check_options(self):
         try:
             for option in self.options:
-                reply, _ = self.exchange({"type": "setoption", "name": option["name"],
-                                          "value": option["default"]}, self.start_timeout,
-                                         f"setoption {option['name']}", "stall")
-                check_reply(reply, reply.get("id"), "ok", f"setoption {option['name']} "
-                            f"to its default {option['default']!r}")
-            reply, _ = self.exchange({"type": "setoption", "name": "no-such-option",
-                                      "value": 1}, self.start_timeout,
-                                     "setoption no-such-option", "stall")
+                self.set_option(option["name"], option["default"], "ok")
+            undeclared = self.set_option("no-such-option", 1)
         except PeerFailure as e:
             self.fail("options", self._with_stderr(e.message))
         self.report("PASS", "options", f"{len(self.options)} option(s) set to their defaults")
-        if reply["type"] != "error":
-            self.report("WARN", "unknown option",
-                        f"setoption of an option it did not declare: {reply['type']!r}, "
-                        "expected an error reply")
+        if undeclared["type"] == "error":
+            self.report("PASS", "unknown option", "error reply to an option it did not "
+                        f"declare: {str(undeclared.get('message'))[:80]!r}")
+        else:
+            self.report("WARN", "unknown option", "setoption of an option it did not "
+                        f"declare: {undeclared['type']!r}, expected an error reply")
+        self.check_integer_for_float()
+
+    def check_integer_for_float(self):
+        """JSON has one kind of number, and some frontends write 2.0 as 2."""
+        name = "integer for float"
+        whole = [o for o in self.options if o["type"] == "float"
+                 and isinstance(o["default"], (int, float)) and float(o["default"]).is_integer()]
+        if not whole:
+            self.report("SKIP", name, "no float option with a whole default to try")
+            return
+        try:
+            for option in whole:
+                self.set_option(option["name"], int(option["default"]), "ok")
+        except PeerFailure as e:
+            self.report("WARN", name, f"a float option set with an integer should be "
+                        f"accepted: {self._with_stderr(e.message)}")
+            return
+        self.report("PASS", name, f"{', '.join(o['name'] for o in whole)} accepted "
+                    "whole numbers")
+
+    def set_option(self, name, value, expect=None):
+        reply, _ = self.exchange({"type": "setoption", "name": name, "value": value},
+                                 self.start_timeout, f"setoption {name}={value!r}", "stall")
+        if expect:
+            check_reply(reply, reply.get("id"), expect, f"setoption {name}={value!r}")
+        return reply
 
     def check_games(self):
-        stats = {"decisions": 0, "slowest": 0.0, "ping": None, "bad_info": None}
+        asker = MoveAsker(self.conn, self.move_time, self.time_margin, self.ping_timeout)
+        stats = asker.stats
         for game in range(self.games):
             seat = game % self.players
             try:
-                self.exchange_expect({"type": "newgame", "seat": seat,
-                                      "players": self.players, "seed": self.seed + game,
-                                      "card_set": _payload(self.card_set)},
-                                     self.start_timeout, "newgame", "stall", "ok")
-                self.play(game, seat, stats)
+                self.new_game(seat, self.seed + game)
+                asker.play(self.card_set, self.players, seat, self.seed * 1000 + game,
+                           self.max_moves)
             except PeerFailure as e:
                 self.fail("games", f"game {game + 1} (seat {seat}), after "
-                          f"{stats['decisions']} good moves: {self._with_stderr(e.message)}")
-        self.report("PASS", "games", f"{stats['decisions']} legal moves in {self.games} "
-                    f"game(s), slowest {stats['slowest']:.3f} s of {self.move_time:g} s "
+                          f"{stats.decisions} good moves: {self._with_stderr(e.message)}")
+        self.report("PASS", "games", f"{stats.decisions} legal moves in {self.games} "
+                    f"game(s), slowest {stats.slowest:.3f} s of {self.move_time:g} s "
                     f"(+{self.time_margin:g} s margin)")
-        if stats["ping"] is None:
-            self.report("WARN", "ping while thinking", "no decision to try it on")
-        elif stats["ping"] > self.ping_timeout:
-            self.fail("games", f"ping while thinking: pong after {stats['ping']:.3f} s, "
-                      f"allowed {self.ping_timeout:g} s")
+        self.report_thinking(stats)
+        self.check_stop(asker)
+
+    def new_game(self, seat, seed):
+        self.exchange_expect(newgame_command(seat, self.players, seed, _payload(self.card_set)),
+                             self.start_timeout, "newgame", "stall", "ok")
+
+    def report_thinking(self, stats):
+        if stats.info_problem:
+            self.report("WARN", "info", stats.info_problem)
+        elif stats.infos:
+            self.report("PASS", "info", f"{stats.infos} of {stats.decisions} moves carried "
+                        "well-formed info")
         else:
-            self.report("PASS", "ping while thinking", f"pong after {stats['ping']:.3f} s")
-        if stats["bad_info"]:
-            self.report("WARN", "info", stats["bad_info"])
+            self.report("SKIP", "info", "no move carried info (it is optional)")
+        if not stats.ping_delays:
+            self.report("SKIP", "ping while thinking", "no decision to try it on")
+        elif max(stats.ping_delays) > self.ping_timeout:
+            self.fail("ping while thinking", stats.ping_summary(self.ping_timeout) +
+                      ": a bot must keep reading its input while it thinks")
+        else:
+            self.report("PASS", "ping while thinking", stats.ping_summary(self.ping_timeout))
 
-    def play(self, game, seat, stats):
-        state = _core.State.new(self.card_set, players=self.players,
-                                seed=self.seed * 1000 + game)
-        others = random.Random(self.seed + game)
-        made = 0
-        while not state.is_over() and not (self.max_moves and made >= self.max_moves):
-            if state.current_player != seat:
-                state.apply(others.choice(state.legal_actions()))
-                continue
-            observation = state.observation(seat)
-            with_ping = stats["ping"] is None and made >= 1
-            action, seconds = self.ask(observation, with_ping, stats)
-            state.apply(action)
-            made += 1
-            stats["decisions"] += 1
-            stats["slowest"] = max(stats["slowest"], seconds)
-
-    def ask(self, observation, with_ping, stats):
-        """One move request (followed at once by a ping if `with_ping`)."""
-        legal = observation.legal_moves()
-        request = {"type": "move", "id": self.conn.new_id(),
-                   "observation": json.loads(observation.to_json()),
-                   "legal": legal, "time": self.move_time}
-        start = time.monotonic()
-        deadline = start + self.move_time + self.time_margin
-        self.conn.send(request, deadline, "time")
-        ping_id = None
-        if with_ping:
-            ping_id = self.conn.new_id()
-            ping_sent = time.monotonic()
-            self.conn.send({"type": "ping", "id": ping_id}, deadline, "time")
-        move = None
-        while move is None or ping_id is not None:
-            reply = self.conn.receive(deadline, "the move request" if move is None
-                                      else "ping (sent while thinking)", "time")
-            if reply["type"] == "info":
-                continue
-            if ping_id is not None and reply.get("id") == ping_id:
-                check_reply(reply, ping_id, "pong", "ping (sent while thinking)")
-                stats["ping"], ping_id = time.monotonic() - ping_sent, None
-                continue
-            check_reply(reply, request["id"], "move", "the move request")
-            move, seconds = reply, time.monotonic() - start
-        text = move.get("move")
+    def check_stop(self, asker):
+        """Recommended: a stop makes the bot move at once."""
+        state = _core.State.new(self.card_set, players=self.players, seed=self.seed)
         try:
-            action = observation.parse_move(text if isinstance(text, str) else repr(text))
-        except CoexistError:
-            raise PeerFailure("illegal", f"move {text!r} is not one of {legal}") from None
-        stats["bad_info"] = stats["bad_info"] or _info_problem(move.get("info"))
-        return action, seconds
+            self.new_game(state.current_player, self.seed)
+            _, seconds, after_stop = asker.ask(state.observation(state.current_player),
+                                               stop_after=self.move_time * STOP_AFTER)
+        except PeerFailure as e:
+            self.report("WARN", "stop", f"not checked: {self._with_stderr(e.message)}")
+            return
+        if after_stop is None:
+            self.report("SKIP", "stop", f"moved in {seconds:.3f} s, before a stop was sent")
+        elif after_stop > self.ping_timeout:
+            self.report("WARN", "stop", f"moved {after_stop:.3f} s after stop: a stop "
+                        "should make the bot answer at once")
+        else:
+            self.report("PASS", "stop", f"moved {after_stop:.3f} s after stop")
 
     def check_quit(self):
         start = time.monotonic()
@@ -300,20 +305,6 @@ class Checker:
     def _with_stderr(self, message):
         tail = self.conn.stderr_tail(300) if self.conn else ""
         return message + (f"; stderr: {tail}" if tail else "")
-
-
-def _info_problem(info):
-    if info is None:
-        return None
-    if not isinstance(info, dict):
-        return f"'info' should be an object, got {info!r:.80}"
-    kinds = {"iterations": int, "value": (int, float), "line": list}
-    for key, kind in kinds.items():
-        if key in info and not isinstance(info[key], kind):
-            return f"info {key!r} has the wrong type: {info[key]!r:.80}"
-    if "line" in info and not all(isinstance(m, str) for m in info["line"]):
-        return "info 'line' should be a list of moves in notation"
-    return None
 
 
 def check_bot(command, echo=print, **settings):

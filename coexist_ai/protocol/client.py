@@ -22,11 +22,10 @@ from coexist_ai.bots.base import Bot
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import BotFailure
 from coexist_ai.protocol.connection import Connection, PeerFailure
-from coexist_ai.protocol.messages import PROTOCOL_VERSION, card_set_payload
+from coexist_ai.protocol.messages import (PROTOCOL_VERSION, card_set_payload, move_command,
+                                          newgame_command)
+from coexist_ai.protocol.specs import typed_option
 
-DEFAULTS = {"command": None, "cwd": None, "options": {}, "move_time": 1.0,
-            "start_timeout": 10.0, "time_margin": 0.5, "seed": 0}
-TOML_KEYS = set(DEFAULTS) | {"bot", "description"}
 QUIT_GRACE = 0.5
 
 
@@ -77,23 +76,25 @@ class ExternalBot(Bot):
             raise PeerFailure("illegal", f"the bot speaks protocol {hello.get('protocol')!r}; "
                               f"this frontend speaks {PROTOCOL_VERSION}")
         self.identity = {k: hello.get(k) for k in ("name", "author", "options")}
+        options = hello.get("options")
+        declared = {o.get("name"): o for o in (options if isinstance(options, list) else ())
+                    if isinstance(o, dict)}
         for name, value in p["options"].items():
+            value = typed_option(value, declared.get(name))
             self.conn.request({"type": "setoption", "name": name, "value": value},
                               p["start_timeout"], f"setoption {name}={value!r}", "stall", "ok")
 
     def _announce(self, observation):
         seat, players = self._game or (observation.viewer, observation.num_players)
-        self.conn.request({"type": "newgame", "seat": seat, "players": players,
-                           "seed": self.params["seed"],
-                           "card_set": _payload(observation.card_set)},
+        self.conn.request(newgame_command(seat, players, self.params["seed"],
+                                          _payload(observation.card_set)),
                           self.params["start_timeout"], "newgame", "stall", "ok")
         self._announced = True
 
     def _ask(self, observation):
         p = self.params
-        legal = observation.legal_moves()
-        request = {"type": "move", "observation": json.loads(observation.to_json()),
-                   "legal": legal, "time": p["move_time"]}
+        request = move_command(observation, p["move_time"], p["time_margin"])
+        legal = request["legal"]
         what = f"the move request ({p['move_time']:g} s + {p['time_margin']:g} s margin)"
         reply, seconds = self.conn.request(request, p["move_time"] + p["time_margin"],
                                            what, "time", "move")
@@ -114,7 +115,9 @@ class ExternalBot(Bot):
 
     def _detail(self, message):
         command = " ".join(shlex.quote(part) for part in self.params["command"])
-        detail = f"{message} [{command}]"
+        name, author = self.identity.get("name"), self.identity.get("author")
+        who = f"{name!r} by {author!r}: " if isinstance(name, str) and name else ""
+        detail = f"{message} [{who}{command}]"
         tail = self.conn.stderr_tail() if self.conn else ""
         return detail + (f"; stderr: {tail}" if tail else "; stderr: (empty)")
 
@@ -122,58 +125,3 @@ class ExternalBot(Bot):
 @functools.lru_cache(maxsize=8)
 def _payload(card_set):
     return card_set_payload(card_set)
-
-
-# -- specs ------------------------------------------------------------------------
-def params_from_command(text, spec):
-    """The parameters of a `cmd:COMMAND` spec (COMMAND split like a shell)."""
-    from coexist_ai.bots.spec import BotSpecError
-    try:
-        command = shlex.split(text)
-    except ValueError as e:
-        raise BotSpecError(f"{spec!r}: the command does not split into words: {e}") from None
-    if not command:
-        raise BotSpecError(f"{spec!r}: no command after 'cmd:' "
-                           "(e.g. cmd:python3 bots/examples/first_legal.py)")
-    return dict(DEFAULTS, command=command, options={})
-
-
-def params_from_toml(data, path):
-    """The parameters of a TOML file with `bot = "external"`."""
-    from coexist_ai.bots.spec import BotSpecError
-
-    def fail(problem):
-        raise BotSpecError(f"external bot {path!r}: {problem}")
-
-    unknown = set(data) - TOML_KEYS
-    if unknown:
-        fail(f"unknown keys {sorted(unknown)}; valid: {sorted(TOML_KEYS)}")
-    params = dict(DEFAULTS, options={})
-    command = data.get("command")
-    if isinstance(command, str):
-        command = shlex.split(command)
-    if not (isinstance(command, list) and command
-            and all(isinstance(c, str) for c in command)):
-        fail(f"'command' must be a list of strings (or one string), got {command!r}")
-    params["command"] = command
-    if "cwd" in data:
-        if not isinstance(data["cwd"], str):
-            fail(f"'cwd' must be a folder name, got {data['cwd']!r}")
-        params["cwd"] = data["cwd"]
-    options = data.get("options", {})
-    if not isinstance(options, dict) or not all(
-            isinstance(v, (bool, int, float, str)) for v in options.values()):
-        fail(f"'options' must be a table of numbers, strings or booleans, got {options!r}")
-    params["options"] = dict(options)
-    for key, low in (("move_time", 0.001), ("start_timeout", 0.001), ("time_margin", 0.0)):
-        if key in data:
-            value = data[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                    or not low <= value <= 3600:
-                fail(f"'{key}' must be a number of seconds in {low}..3600, got {value!r}")
-            params[key] = float(value)
-    if "seed" in data:
-        if isinstance(data["seed"], bool) or not isinstance(data["seed"], int):
-            fail(f"'seed' must be a whole number, got {data['seed']!r}")
-        params["seed"] = data["seed"]
-    return params

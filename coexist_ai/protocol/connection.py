@@ -1,18 +1,22 @@
 """A bot process seen from the frontend: requests out, replies back, with
 every wait bounded by a deadline and everything read bounded in size.
 
-The process runs in its own session so that killing it also kills whatever
-it started (a shell script's children would otherwise keep the pipes open).
-Two reader threads drain its stdout (into a small queue of lines, none
-longer than `max_line`) and its stderr (only the tail is kept), so a bot
-that writes without end neither blocks nor fills memory.
+On Linux the bot runs under a small launcher (launcher.py), a child
+subreaper that kills everything the bot started when the bot ends, even a
+child that left its session with setsid; elsewhere the bot runs in its own
+session and its process group is killed. The bot's output is read in the
+caller's thread, while the caller waits for a reply or for room to write
+(poll over stdout and stderr): no reader threads, so nothing is left
+running or open after `kill`, and a bot that writes without end neither
+blocks the frontend nor fills its memory (lines longer than `max_line` are
+skipped, only the tail of stderr is kept).
 """
+import collections
 import os
-import queue
-import selectors
+import select
 import signal
 import subprocess
-import threading
+import sys
 import time
 import weakref
 
@@ -21,7 +25,11 @@ from coexist_ai.protocol.messages import (MAX_REPLY_LINE, ProtocolError, decode,
 
 STDERR_KEEP = 16 * 1024     # bytes of stderr kept
 STDERR_SHOWN = 800          # characters of it quoted in a failure
-QUEUE_LINES = 64            # lines read ahead of the frontend at most
+READ_AHEAD = 64             # lines read ahead of the frontend at most
+CHUNK = 65536
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
+USE_LAUNCHER = sys.platform.startswith("linux")
+LAUNCHER_EXIT = 5.0         # seconds for the launcher to kill the bot's processes
 
 
 class PeerFailure(Exception):
@@ -43,58 +51,49 @@ class Connection:
         self.log = log              # log(direction, text): '>' sent, '<' received
         self.proc = None
         self.next_id = 1
-        self._lines = queue.Queue(QUEUE_LINES)
+        self._events = collections.deque()   # ("line", bytes) | ("long", None)
+        self._line = bytearray()             # the line being read
+        self._skipping = False               # ...is too long: dropped to its end
         self._stderr = bytearray()
-        self._closed = threading.Event()
+        self._open = set()                   # "out", "err": pipes not yet at their end
+        self._killed = False
         self._finalizer = None
 
     # -- the process -------------------------------------------------------------
     def start(self):
+        argv = self.command
+        if USE_LAUNCHER:
+            argv = [sys.executable, "-I", "-S", LAUNCHER, str(os.getpid()), *argv]
         try:
             self.proc = subprocess.Popen(
-                self.command, cwd=self.cwd, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
-                start_new_session=True)
+                argv, cwd=self.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         except (OSError, ValueError) as e:
             raise PeerFailure("crash", f"cannot start {self.command!r}"
                               f"{f' in {self.cwd!r}' if self.cwd else ''}: {e}") from None
-        os.set_blocking(self.proc.stdin.fileno(), False)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.proc.stdin.fileno(), selectors.EVENT_WRITE)
-        self._threads = [threading.Thread(target=target, args=(pipe.fileno(),),
-                                          daemon=True, name=f"bot{target.__name__}")
-                         for target, pipe in ((self._read_stdout, self.proc.stdout),
-                                              (self._read_stderr, self.proc.stderr))]
-        for thread in self._threads:
-            thread.start()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            os.set_blocking(pipe.fileno(), False)
+        self._open = {"out", "err"}
         # a bot nobody closed must not outlive us
-        self._finalizer = weakref.finalize(self, _kill_group, self.proc)
+        self._finalizer = weakref.finalize(self, _end_process, self.proc)
 
     def is_alive(self):
         return self.proc is not None and self.proc.poll() is None
 
     def kill(self):
-        """Kill the bot and everything it started; idempotent."""
-        if self.proc is None:
+        """Kill the bot and everything it started, close every pipe;
+        idempotent."""
+        if self.proc is None or self._killed:
             return
-        self._closed.set()
-        _kill_group(self.proc)
-        self._selector.close()
-        pipes = [(self.proc.stdin, None), (self.proc.stdout, self._threads[0]),
-                 (self.proc.stderr, self._threads[1])]
-        for pipe, reader in pipes:
-            if reader is not None:
-                reader.join(1.0)
-                if reader.is_alive():
-                    # something the bot started elsewhere holds the pipe: closing
-                    # it under the reader could hand its number to another file
-                    continue
+        self._killed = True
+        self._finalizer.detach()
+        _end_process(self.proc)
+        self._open.clear()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 pipe.close()
             except OSError:
                 pass
-        if self._finalizer:
-            self._finalizer.detach()
 
     def quit(self, grace=0.5):
         """Ask the bot to quit, give it `grace` seconds, then kill it.
@@ -119,9 +118,8 @@ class Connection:
     def close_input(self):
         """Close the bot's stdin: end of input."""
         try:
-            self._selector.unregister(self.proc.stdin.fileno())
             self.proc.stdin.close()
-        except (OSError, KeyError, ValueError):
+        except OSError:
             pass
 
     def exit_status(self, wait=0.5):
@@ -138,9 +136,15 @@ class Connection:
         return f"exited with code {code}"
 
     def stderr_tail(self, limit=STDERR_SHOWN):
-        """The last `limit` characters the bot wrote to stderr."""
-        if self.proc is not None and self.proc.poll() is not None:
-            self._threads[1].join(0.3)     # let it read what a dead bot left
+        """The last `limit` characters the bot wrote to stderr (of a bot
+        that has exited, everything it left in the pipe is read first)."""
+        if self.proc is not None and not self._killed:
+            if self.proc.poll() is not None:
+                deadline = time.monotonic() + 0.3
+                while "err" in self._open and time.monotonic() < deadline:
+                    self._pump(deadline - time.monotonic())
+            else:
+                self._pump(0)
         return bytes(self._stderr[-limit:]).decode("utf-8", "replace").strip()
 
     # -- messages ----------------------------------------------------------------
@@ -161,36 +165,44 @@ class Connection:
         fd = self.proc.stdin.fileno()
         view = memoryview(data)
         while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise PeerFailure("crash", f"the bot {self.exit_status()} "
+                                  "(its input is closed)") from None
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 if not self.is_alive():
                     raise PeerFailure("crash", f"the bot {self.exit_status(0.1)}")
                 raise PeerFailure(timeout_kind, "the bot does not read its input")
-            if not self._selector.select(min(remaining, 0.05)):
-                continue
-            try:
-                view = view[os.write(fd, view):]
-            except BlockingIOError:
-                continue
-            except OSError:
-                raise PeerFailure("crash", f"the bot {self.exit_status()} "
-                                  "(its input is closed)") from None
+            # the bot may be blocked writing to us: read while waiting for room
+            self._pump(min(remaining, 0.05), write_fd=fd)
 
     def receive(self, deadline, what, timeout_kind, allowed=None):
         """The next message the bot writes (blank lines skipped).
         PeerFailure: `timeout_kind` if none comes before the deadline, crash
         on end of output, illegal for a line that is not a message."""
+        message = self.next_message(deadline, what)
+        if message is None:
+            within = f" within {allowed:.3g} s" if allowed else " in time"
+            raise PeerFailure(timeout_kind, f"no reply to {what}{within}")
+        return message
+
+    def next_message(self, deadline, what):
+        """Like `receive`, but None if nothing comes before the deadline."""
         while True:
-            try:
-                event, payload = self._lines.get(
-                    timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                within = f" within {allowed:.3g} s" if allowed else " in time"
-                raise PeerFailure(timeout_kind, f"no reply to {what}{within}") from None
-            if event == "eof":
-                self._lines.put(("eof", None))    # for whoever asks next
+            while not self._events and "out" in self._open:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._pump(remaining)
+            if not self._events:
                 raise PeerFailure("crash", f"the bot {self.exit_status()} "
                                   f"while the frontend waited for its reply to {what}")
+            event, payload = self._events.popleft()
             if event == "long":
                 raise PeerFailure("illegal", f"the bot wrote a line longer than "
                                   f"{self.max_line} bytes (in reply to {what})")
@@ -218,54 +230,67 @@ class Connection:
             check_reply(reply, message["id"], expect, what)
             return reply, time.monotonic() - start
 
-    # -- reader threads ----------------------------------------------------------
-    def _put(self, item):
-        while not self._closed.is_set():
-            try:
-                self._lines.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+    # -- reading the bot's output ------------------------------------------------
+    def _pump(self, timeout, write_fd=None):
+        """Wait up to `timeout` seconds for output (or, with `write_fd`, room
+        to write there) and read what has come. Stdout is not read while
+        READ_AHEAD lines wait for the caller, so memory stays bounded."""
+        watched = {}
+        if "out" in self._open and len(self._events) < READ_AHEAD:
+            watched[self.proc.stdout.fileno()] = ("out", self._read_stdout)
+        if "err" in self._open:
+            watched[self.proc.stderr.fileno()] = ("err", self._read_stderr)
+        poller = select.poll()
+        for fd in watched:
+            poller.register(fd, select.POLLIN)
+        if write_fd is not None:
+            poller.register(write_fd, select.POLLOUT)
+        for fd, _ in poller.poll(max(0, int(timeout * 1000 + 0.999))):
+            if fd in watched:
+                name, read = watched[fd]
+                read(fd, name)
 
-    def _read_stdout(self, fd):
-        line, skipping = bytearray(), False
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                if line and not skipping:
-                    self._put(("line", bytes(line)))
-                self._put(("eof", None))
-                return
-            start = 0
-            while start < len(chunk):
-                end = chunk.find(b"\n", start)
-                piece = chunk[start:] if end < 0 else chunk[start:end]
-                start = len(chunk) if end < 0 else end + 1
-                if not skipping:
-                    line += piece
-                    if len(line) > self.max_line:
-                        line.clear()
-                        skipping = True
-                        if not self._put(("long", None)):
-                            return
-                if end >= 0:
-                    if not skipping and not self._put(("line", bytes(line))):
-                        return
-                    line.clear()
-                    skipping = False
+    def _read_chunk(self, fd, name):
+        """A chunk of what the bot wrote on `fd`; b"" at its end (the pipe
+        is then no longer watched), None if nothing is there yet."""
+        try:
+            chunk = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return None
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._open.discard(name)
+        return chunk
 
-    def _read_stderr(self, fd):
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
+    def _read_stdout(self, fd, name):
+        chunk = self._read_chunk(fd, name)
+        if chunk is None:
+            return
+        if not chunk:
+            if self._line and not self._skipping:
+                self._events.append(("line", bytes(self._line)))
+            return
+        start = 0
+        while start < len(chunk):
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            start = len(chunk) if end < 0 else end + 1
+            if not self._skipping:
+                self._line += piece
+                if len(self._line) > self.max_line:
+                    self._line.clear()
+                    self._skipping = True
+                    self._events.append(("long", None))
+            if end >= 0:
+                if not self._skipping:
+                    self._events.append(("line", bytes(self._line)))
+                self._line.clear()
+                self._skipping = False
+
+    def _read_stderr(self, fd, name):
+        chunk = self._read_chunk(fd, name)
+        if chunk:
             self._stderr += chunk
             if len(self._stderr) > 2 * STDERR_KEEP:
                 del self._stderr[:-STDERR_KEEP]
@@ -285,11 +310,20 @@ def check_reply(reply, expected_id, expect, what):
                           f"{reply['type']!r}, expected {expect!r}")
 
 
-def _kill_group(proc):
-    # the whole group, even if the leader is gone: its children may not be
+def _end_process(proc):
+    """Kill the bot and everything it started, and reap the process."""
+    if USE_LAUNCHER:
+        # the launcher kills every descendant of the bot, then exits
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            proc.wait(LAUNCHER_EXIT)
+            return
+        except subprocess.TimeoutExpired:
+            pass            # not reaped, so its group id is still ours to kill
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except (OSError, AttributeError):
+    except OSError:
         try:
             proc.kill()
         except OSError:

@@ -75,6 +75,22 @@ def error_reply(message_id, text):
     return reply
 
 
+def newgame_command(seat, players, seed, card_set_json):
+    """A newgame command. The seed goes twice: as a number, and exactly as
+    a decimal string for readers whose numbers are doubles (JavaScript's
+    JSON.parse rounds integers above 2**53 without a word)."""
+    return {"type": "newgame", "seat": seat, "players": players, "seed": seed,
+            "seed_string": str(seed), "card_set": card_set_json}
+
+
+def move_command(observation, seconds, margin):
+    """A move request for `observation` (an Observation): its JSON, the
+    legal moves in engine order, the time for the decision and the
+    lateness the frontend tolerates beyond it."""
+    return {"type": "move", "observation": json.loads(observation.to_json()),
+            "legal": observation.legal_moves(), "time": seconds, "time_margin": margin}
+
+
 def card_set_payload(card_set):
     """A card set as newgame carries it: its validated content, every card
     with every field, and the sha256 that names it in observations."""

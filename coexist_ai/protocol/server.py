@@ -9,6 +9,7 @@ reads on. `quit` leaves at once; end of input leaves once a move being
 computed has been sent.
 """
 import json
+import re
 import threading
 
 from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, make_bot, parse_spec
@@ -20,6 +21,7 @@ from coexist_ai.protocol.messages import (COMMANDS, MAX_COMMAND_LINE, PROTOCOL_V
                                           encode, error_reply)
 
 AUTHOR = "coexist-ai"
+SENT_CARD_SETS = 16     # card sets from newgame kept (the most recent): memory stays bounded
 TYPE_NAMES = {int: "int", float: "float", bool: "bool", str: "string"}
 BUDGET_SHARE, BUDGET_RESERVE = 0.8, 0.02   # of the time a move request allows
 
@@ -37,6 +39,7 @@ class Engine:
         self.output = output            # binary, line by line
         self.lock = threading.Lock()    # one writer at a time
         self.card_sets = {cs.sha256: cs for cs in (default_card_set(), *card_sets)}
+        self.sent_card_sets = {}        # sha256 -> CardSet from newgame, oldest first
         self.bot = self._make_bot()
         self.worker = None
         self.busy = False               # a move is being computed...
@@ -83,7 +86,8 @@ class Engine:
             return None
         if self.busy:
             self.send(error_reply(message_id, f"busy with move request {self.thinking_on!r}: "
-                                              "until its reply only ping and quit are answered"))
+                                              "until its reply only ping, stop and quit are "
+                                              "answered"))
             return None
         try:
             reply = getattr(self, "on_" + kind)(message)
@@ -147,16 +151,13 @@ class Engine:
 
     def on_newgame(self, message):
         if "card_set" in message:
-            card_set = card_set_from_payload(message["card_set"])
-            self.card_sets[card_set.sha256] = card_set
+            self._learn(card_set_from_payload(message["card_set"]))
         seat, players = message.get("seat", 0), message.get("players", 2)
         if not (_whole(players) and 2 <= players <= 4 and _whole(seat) and 0 <= seat < players):
             raise ProtocolError(f"seat {seat!r} of players {players!r}: expected 2..4 players "
                                 "and a seat below that")
-        seed = message.get("seed")
+        seed = _seed_of(message)
         if seed is not None:
-            if not _whole(seed):
-                raise ProtocolError(f"seed {seed!r} is not a whole number")
             self.params = dict(self.params, seed=seed % 2**63)
         self.bot = self._make_bot()
         self.bot.new_game(seat, players)
@@ -236,13 +237,36 @@ class Engine:
     def _make_bot(self):
         return make_bot(canonical_spec(self.kind, self.params))
 
+    def _learn(self, card_set):
+        """Keep a card set sent in newgame, forgetting the least recently
+        sent beyond SENT_CARD_SETS (a game's moves follow its newgame)."""
+        self.sent_card_sets.pop(card_set.sha256, None)
+        self.sent_card_sets[card_set.sha256] = card_set
+        while len(self.sent_card_sets) > SENT_CARD_SETS:
+            del self.sent_card_sets[next(iter(self.sent_card_sets))]
+
     def _card_set_of(self, document):
         named = document.get("card_set")
         sha = named.get("sha256") if isinstance(named, dict) else None
-        if sha not in self.card_sets:
+        card_set = self.card_sets.get(sha) or self.sent_card_sets.get(sha)
+        if card_set is None:
             raise ProtocolError(f"the observation's card set {json.dumps(named)[:200]} is "
                                 "unknown here: send it in newgame's \"card_set\"")
-        return self.card_sets[sha]
+        return card_set
+
+
+def _seed_of(message):
+    """newgame's seed: `seed_string` (exact, for frontends whose numbers
+    are doubles) if given, else `seed`; None if neither."""
+    text = message.get("seed_string")
+    if text is not None:
+        if not (isinstance(text, str) and re.fullmatch(r"-?[0-9]{1,40}", text)):
+            raise ProtocolError(f"seed_string {text!r} is not a whole number in decimal")
+        return int(text)
+    seed = message.get("seed")
+    if seed is not None and not _whole(seed):
+        raise ProtocolError(f"seed {seed!r} is not a whole number")
+    return seed
 
 
 def _whole(value):

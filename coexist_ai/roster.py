@@ -1,0 +1,142 @@
+"""Which bot held each seat of a record, across records merged from any
+number of runs, and the name it is shown under.
+
+A bot is its spec, with its parameters spelled out (a spec's seed is
+replaced by every game's own, so it is left out): `ismcts-10k` in a config
+and `ismcts:iterations=10000` in a duel are one bot. Within one run two
+entrants may share a spec on purpose (a bot against itself): there they are
+told apart by their entrant names.
+"""
+import functools
+import re
+from collections import Counter
+
+from coexist_ai.errors import CoexistError
+
+NUMBERED = re.compile(r"#\d+$")   # "random#2": the second of two same specs
+
+
+@functools.lru_cache(maxsize=1024)
+def canonical(spec):
+    """The bot a spec names, spelled one way (the spec itself if it is an
+    external bot, a preset or not a spec this build knows)."""
+    from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, parse_spec
+    if spec.partition(":")[0] not in BOT_TYPES:
+        return spec
+    try:
+        name, params = parse_spec(spec)
+    except CoexistError:
+        return spec
+    params.pop("seed", None)
+    return canonical_spec(name, params)
+
+
+class Bot:
+    """One bot of the roster: every name and spec it was recorded under."""
+
+    def __init__(self, key, spec):
+        self.key, self.spec = key, spec
+        self.specs = {spec}
+        self.entrant_names, self.protocol_names = Counter(), Counter()
+
+    def is_spec(self, name):
+        base = NUMBERED.sub("", name)
+        return base in self.specs or canonical(base) == self.key[0]
+
+    def own_name(self):
+        """A name given by a person (a config's), else the name the bot
+        gives itself over the protocol, else its spec."""
+        given = [n for n in self.entrant_names if not self.is_spec(n)]
+        if given:
+            return min(given, key=lambda n: (-self.entrant_names[n], n))
+        if self.protocol_names:
+            return min(self.protocol_names, key=lambda n: (-self.protocol_names[n], n))
+        return min(self.entrant_names, key=lambda n: (-self.entrant_names[n], n),
+                   default=self.spec)
+
+    def aliases(self):
+        return sorted(set(self.entrant_names) | set(self.protocol_names) | self.specs)
+
+
+class Roster:
+    """Bots in the order they first appeared (the order of a tournament's
+    entrants when it is given)."""
+
+    def __init__(self):
+        self.bots, self.index_of = [], {}
+        self.run_specs = {}     # run -> canonical spec -> entrant names
+        self.changed = False    # a split made earlier seats wrong: rebuild
+
+    def declare(self, run, names_and_specs):
+        """The entrants of a run, known before any of its games."""
+        for name, spec in names_and_specs:
+            self._note(run, name, canonical(spec))
+        for name, spec in names_and_specs:   # their indices: the entrants' order
+            self._bot(self.key(run, name, spec), spec).entrant_names[name] += 0
+        self.changed = False
+
+    def declare_record(self, record):
+        """Note a record's entrants without seating them (a rebuild notes
+        every record first, so that no seat is keyed before a split)."""
+        for seat, name in enumerate(record["entrants"]):
+            self._note(record.get("run"), name, canonical(self._spec(record, seat, name)))
+
+    @staticmethod
+    def _spec(record, seat, name):
+        bots = record.get("bots", [])
+        return bots[seat].get("spec", name) if seat < len(bots) else name
+
+    def seats(self, record):
+        """Bot index of each seat of a record."""
+        run = record.get("run")
+        out = []
+        for seat, name in enumerate(record["entrants"]):
+            bots = record.get("bots", [])
+            entry = bots[seat] if seat < len(bots) else {}
+            spec = self._spec(record, seat, name)
+            key = self._note(run, name, canonical(spec))
+            bot = self._bot(key, spec)
+            bot.specs.add(spec)
+            bot.entrant_names[name] += 1
+            if entry.get("name"):
+                bot.protocol_names[str(entry["name"])] += 1
+            out.append(self.index_of[key])
+        return out
+
+    def key(self, run, name, spec):
+        """The key of an entrant of a run (after its entrants are noted)."""
+        spec = canonical(spec)
+        return (spec, name) if len(self.run_specs.get(run, {}).get(spec, ())) > 1 else (spec,)
+
+    def _note(self, run, name, spec):
+        names = self.run_specs.setdefault(run, {}).setdefault(spec, set())
+        if name not in names:
+            names.add(name)
+            if len(names) == 2:
+                self.changed = True   # seats given before keyed by spec alone
+        return (spec, name) if len(names) > 1 else (spec,)
+
+    def _bot(self, key, spec):
+        if key not in self.index_of:
+            self.index_of[key] = len(self.bots)
+            self.bots.append(Bot(key, spec))
+        return self.bots[self.index_of[key]]
+
+    def names(self):
+        """Display names, unique (a repeated name gets #2, #3...)."""
+        out, seen = [], Counter()
+        wanted = [bot.own_name() for bot in self.bots]
+        counts = Counter(wanted)
+        for name in wanted:
+            seen[name] += 1
+            out.append(name if counts[name] == 1 else f"{name}#{seen[name]}")
+        return out
+
+    def find(self, name):
+        """Index of the bot known by this name or spec, or None."""
+        names = self.names()
+        if name in names:
+            return names.index(name)
+        hits = [i for i, bot in enumerate(self.bots)
+                if name in bot.aliases() or canonical(name) == bot.key[0]]
+        return hits[0] if len(hits) == 1 else None

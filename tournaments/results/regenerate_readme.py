@@ -1,0 +1,72 @@
+"""Rewrite tournaments/results/README.md from the published records: every
+table is the output of the `coexist-ai tournament ratings` command written
+above it (no game is replayed). Run from the repository's root:
+
+    python tournaments/results/regenerate_readme.py
+
+tests/test_ratings.py checks that the README says what the commands print.
+"""
+import subprocess
+
+R = "tournaments/results"
+PLAYED = {
+    "quick.jsonl": "coexist-ai tournament run tournaments/quick.toml --out tournaments/results/quick.jsonl",
+    "ladder.jsonl": "coexist-ai tournament run tournaments/ladder.toml --out tournaments/results/ladder.jsonl",
+    "four.jsonl": "coexist-ai tournament run tournaments/four.toml --out tournaments/results/four.jsonl",
+    "duel-10k-greedy.jsonl": "coexist-ai duel ismcts:iterations=10000 greedy --games 200 --seed 1 --out tournaments/results/duel-10k-greedy.jsonl",
+    "duel-100k-greedy.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 greedy --games 60 --seed 3 --out tournaments/results/duel-100k-greedy.jsonl",
+    "duel-100k-random.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 random --games 10 --seed 3 --out tournaments/results/duel-100k-random.jsonl",
+    "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --out tournaments/results/duel-100k-10k.jsonl",
+}
+HEAD = """# Published results
+
+Records (one JSON line per game, `docs/formats.md`) and the tables
+`coexist-ai tournament ratings` prints from them, record by record, no game
+replayed (`python tournaments/results/regenerate_readme.py` rewrites this
+page). Card set `reconstructed-v1` (reconstructed), 2 players unless said,
+duplicate deals, the bots' defaults of the commit that played them. Played
+on a 2-core machine with `--jobs 2`; `--jobs` changes nothing in the games.
+
+How to read a table (README, "Tournaments and Elo"): Elo is the
+Bradley-Terry fit of the pairwise results with one virtual drawn game per
+pair that met; intervals come from a bootstrap over deals (every game of a
+round shares its deal, so a round robin of 20 rounds has 20 deals, and
+files played with the same seed share their deals); `[+406, inf]` is a
+one-sided bound: a bot that won every game against the anchor has no upper
+bound, and what its record proves is the lower one. Random lost every game
+in `quick` and `ladder`, so their tables anchored at random bound every
+other bot only from below; the tables anchored at greedy measure the
+differences between the others.
+"""
+PERFECT = ("10 wins in 10 games: the Elo of a perfect score is unbounded; +529 is what "
+           "the fit's prior of one drawn game allows, and the interval is the lower bound "
+           "that ten straight wins prove (the expected score is at least 0.025^(1/10) = "
+           "69%, +140 Elo).\n\n")
+SECTIONS = [  # title, files, anchor, text before the command
+    ("quick.toml → quick.jsonl", ["quick.jsonl"], None, ""),
+    ("quick.jsonl, anchored at greedy", ["quick.jsonl"], "greedy", ""),
+    ("ladder.toml → ladder.jsonl", ["ladder.jsonl"], None, ""),
+    ("ladder.jsonl, anchored at greedy", ["ladder.jsonl"], "greedy", ""),
+    ("four.toml → four.jsonl (4 players)", ["four.jsonl"], None, ""),
+    ("duel-10k-greedy.jsonl", ["duel-10k-greedy.jsonl"], "greedy", ""),
+    ("duel-100k-greedy.jsonl", ["duel-100k-greedy.jsonl"], "greedy", ""),
+    ("duel-100k-random.jsonl", ["duel-100k-random.jsonl"], "random", PERFECT),
+    ("duel-100k-10k.jsonl", ["duel-100k-10k.jsonl"], "ismcts:iterations=10000", ""),
+    ("Everything at 2 players, merged (one bot under its config name and its spec)",
+     ["quick.jsonl", "ladder.jsonl", "duel-10k-greedy.jsonl", "duel-100k-greedy.jsonl",
+      "duel-100k-random.jsonl", "duel-100k-10k.jsonl"], "greedy", ""),
+]
+
+
+def section(title, files, anchor, text):
+    args = ["tournament", "ratings", *[f"{R}/{f}" for f in files]]
+    args += ["--anchor", anchor] if anchor else []
+    table = subprocess.run(["coexist-ai", *args], capture_output=True, text=True,
+                           check=True).stdout.rstrip("\n")
+    played = f"`{PLAYED[files[0]]}`\n\n" if len(files) == 1 and "anchored" not in title else ""
+    return f"## {title}\n\n{played}{text}`coexist-ai {' '.join(args)}`\n\n```\n{table}\n```\n"
+
+
+if __name__ == "__main__":
+    with open(f"{R}/README.md", "w", encoding="utf-8") as f:
+        f.write("\n".join([HEAD] + [section(*s) for s in SECTIONS]))
