@@ -5,6 +5,7 @@ loops run in C without the GIL. Copy time is reported beside a plain memcpy of
 the same number of bytes, because absolute nanoseconds depend on the machine
 while the ratio does not.
 """
+import random
 import time
 import timeit
 from dataclasses import dataclass
@@ -85,6 +86,82 @@ def format_figures(figures):
         note = f"  ({f.note})" if f.note else ""
         lines.append(f"{f.name:<{width}}  {value:>12} {f.unit}{note}")
     return "\n".join(lines)
+
+
+# ---- the C engine against the pure-Python reference -------------------------
+
+def random_deals(card_set, players, games, seed):
+    """`games` deals (faunas, first player, deck order) drawn from the seed."""
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(games):
+        faunas = rng.sample(card_set.faunas(), players)
+        deck = [c.index for c in card_set.cards if c.fauna in faunas]
+        rng.shuffle(deck)
+        deals.append((faunas, rng.randrange(players), deck))
+    return deals
+
+
+def _c_playouts(card_set, players, deals, seed):
+    actions = 0
+    for i, (faunas, first, deck) in enumerate(deals):
+        state = _core.State.new(card_set, players, faunas, first, deck=deck)
+        actions += state.playout_random(seed + i)
+    return actions
+
+
+def _python_loop(new_state):
+    """Random playouts driven from Python: legal_actions, choose, apply."""
+    def play(card_set, players, deals, seed):
+        rng, actions = random.Random(seed), 0
+        for faunas, first, deck in deals:
+            state = new_state(card_set, players, faunas, first, deck)
+            while not state.is_over():
+                state.apply(rng.choice(state.legal_actions()))
+                actions += 1
+        return actions
+    return play
+
+
+def _reference(explicit_chance):
+    from coexist_ai.reference import ReferenceState
+    return lambda card_set, players, faunas, first, deck: ReferenceState.new(
+        card_set, players, faunas, first, deck, explicit_chance=explicit_chance)
+
+
+PLAYOUT_LOOPS = (
+    ("C engine, State.playout_random", _c_playouts),
+    ("C engine, Python loop", _python_loop(
+        lambda card_set, players, faunas, first, deck: _core.State.new(
+            card_set, players, faunas, first, deck=deck))),
+    ("reference, Python loop", _python_loop(_reference(False))),
+    ("reference, explicit chance", _python_loop(_reference(True))),
+)
+
+
+def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
+    """Random playouts per second of the C engine and of the pure-Python
+    reference (coexist_ai.reference) on the same deals, best of `repeats`.
+    Python loops call legal_actions() and the checked apply() once a move;
+    with explicit chance the refill's chance nodes count as moves."""
+    card_set = card_set or default_card_set()
+    figures = []
+    for players in (2, 4):
+        deals = random_deals(card_set, players, games, seed)
+        rates = {}
+        for name, loop in PLAYOUT_LOOPS:
+            best, actions = 0.0, 0
+            for _ in range(repeats):
+                start = time.perf_counter()
+                actions = loop(card_set, players, deals, seed)
+                best = max(best, len(deals) / (time.perf_counter() - start))
+            rates[name] = best
+            figures.append(Figure(f"{name}, {players} players", best, "games/s",
+                                  f"{best * actions / len(deals):,.0f} actions/s"))
+        ratio = rates["C engine, Python loop"] / rates["reference, Python loop"]
+        figures.append(Figure(f"C / reference, Python loops, {players} players",
+                              ratio, "x"))
+    return figures
 
 
 # ---- search ---------------------------------------------------------------

@@ -26,17 +26,27 @@ def main():
 
 
 @main.command()
-@click.option("--games", default=20000, show_default=True, type=click.IntRange(100),
-              help="Random 2-player games to time (half as many at 4 players).")
+@click.option("--games", default=None, type=click.IntRange(100),
+              help="Random 2-player games to time (half as many at 4 players); "
+                   "default 20000, with --python 200 (as many at 4 players).")
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--search", "search", is_flag=True,
               help="Measure the ISMCTS search instead (iterations/s, threads, time budgets).")
+@click.option("--python", "python", is_flag=True,
+              help="Measure random playouts of the C engine against the pure-Python "
+                   "reference rules instead.")
 @CARDS_OPTION
-def bench(games, seed, search, cards_spec):
+def bench(games, seed, search, python, cards_spec):
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
-    from coexist_ai.bench import format_figures, run_bench, run_search_bench
+    from coexist_ai.bench import (format_figures, run_bench, run_python_bench,
+                                  run_search_bench)
     card_set = _card_set(cards_spec)
-    figures = run_search_bench(card_set) if search else run_bench(games, seed, card_set)
+    if search:
+        figures = run_search_bench(card_set)
+    elif python:
+        figures = run_python_bench(card_set, games or 200, seed)
+    else:
+        figures = run_bench(games or 20000, seed, card_set)
     click.echo(format_figures(figures))
 
 

@@ -48,19 +48,23 @@ def card(card_id):
     return CS.card(card_id)
 
 
-def variant_card_set(rules=None, effects=None):
+def variant_card_set(rules=None, effects=None, change=None, name="variant"):
     """The default set with some [rules] numbers and animal effects changed:
-    effects maps an animal id to its new effect table (None: no effect)."""
+    effects maps an animal id to its new effect table (None: no effect);
+    change(position, data), if given, edits each animal's table (its
+    position among the animals, its fields as in a file) in place."""
     animals = []
-    for c in CS.animals():
+    for i, c in enumerate(CS.animals()):
         data = {k: v for k, v in c.to_data().items() if v is not None}
         if effects and c.id in effects:
             data.pop("effect", None)
             if effects[c.id] is not None:
                 data["effect"] = effects[c.id]
+        if change is not None:
+            change(i, data)
         animals.append(data)
     return card_set_from_data({
-        "name": "variant", "rules": {**CS.rules, **(rules or {})},
+        "name": name, "rules": {**CS.rules, **(rules or {})},
         "animal": animals, "caretaker": [c.to_data() for c in CS.caretakers()]})
 
 

@@ -42,3 +42,18 @@ def test_the_benchmarked_searcher_has_the_bot_defaults():
     for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount"):
         assert settings[key] == defaults[key], key
     assert settings["threads"] == 2 and settings["reuse"] is False
+
+
+def test_bench_python_times_the_c_engine_against_the_reference():
+    from cli_process import assert_ok, cli
+    proc = cli("bench", "--python", "--games", "100")
+    assert_ok(proc)
+    rows = {line.split("  ")[0]: line for line in proc.stdout.splitlines()}
+    for players in (2, 4):
+        for name in ("C engine, State.playout_random", "C engine, Python loop",
+                     "reference, Python loop", "reference, explicit chance"):
+            line = rows[f"{name}, {players} players"]
+            games_s, actions_s = (float(word.replace(",", "")) for word in
+                                  (line.split()[-4], line.split()[-2].lstrip("(")))
+            assert games_s > 0 and 150 < actions_s / games_s < 1500, line
+        assert f"C / reference, Python loops, {players} players" in rows

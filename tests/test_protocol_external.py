@@ -195,7 +195,8 @@ def test_the_example_entries_work_from_any_directory(tmp_path, monkeypatch):
                               cwd=tmp_path, env=cli_env(), capture_output=True, text=True,
                               timeout=120)
         assert proc.returncode == 0, proc.stderr
-        row = next(line for line in proc.stdout.splitlines() if "random_legal_perl" in line
+        # the table shows the bot by the name it gives in hello
+        row = next(line for line in proc.stdout.splitlines() if "random-legal-perl" in line
                    and "%" in line)
         assert row.split()[-1] == "0/0/0/0", proc.stdout
 

@@ -119,6 +119,8 @@ class ExternalBot(Bot):
         who = f"{name!r} by {author!r}: " if isinstance(name, str) and name else ""
         detail = f"{message} [{who}{command}]"
         tail = self.conn.stderr_tail() if self.conn else ""
+        if tail.startswith("cannot start "):   # the launcher's own word: say it first
+            return f"{tail.strip()} [{who}{command}]"
         return detail + (f"; stderr: {tail}" if tail else "; stderr: (empty)")
 
 

@@ -73,7 +73,8 @@ def run_bot(command):
         os.setpgid(0, 0)      # a bot that signals its own group must not hit us
         os.execvp(command[0], command)
     except OSError as e:
-        os.write(2, f"cannot start {command!r}: {e}\n".encode("utf-8", "replace"))
+        reason = e.strerror or str(e)
+        os.write(2, f"cannot start {command[0]!r}: {reason}\n".encode("utf-8", "replace"))
     os._exit(CANNOT_START)
 
 
