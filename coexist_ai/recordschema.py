@@ -97,13 +97,16 @@ def pair(first, second):
     return check
 
 
-def fields(checks):
-    """An object with (at least) these keys."""
+def fields(checks, optional=None):
+    """An object with these keys, and perhaps the `optional` ones."""
     def check(value, field):
         if not isinstance(value, dict):
             raise FieldError(field, value, "an object with " + ", ".join(checks))
         for key, inner in checks.items():
             inner(value.get(key, MISSING), f"{field}.{key}")
+        for key, inner in (optional or {}).items():
+            if key in value:
+                inner(value[key], f"{field}.{key}")
     return check
 
 
@@ -112,7 +115,8 @@ def fields(checks):
 def record_checks(players):
     """The checks of every field, for a game of `players` seats."""
     seat = whole(0, players - 1)
-    bot = fields({"spec": text, "seed": optional(whole(0, 2**63))})
+    # an external bot's entry also names it as its protocol hello did
+    bot = fields({"spec": text, "seed": optional(whole(0, 2**63))}, {"name": text})
     breakdown = fields({k: whole() for k in ("conservation", "reputation",
                                              "specialty", "total")})
     forfeit = fields({"seat": seat, "kind": text, "reason": text})

@@ -118,3 +118,17 @@ def test_records_are_never_read_from_what_is_not_a_regular_file(tmp_path, make):
     proc = cli("tournament", "ratings", path, timeout=60)
     assert_clear_error(proc, str(path), kind)
     assert_clear_error(cli("replay", path, "--to-end", timeout=60), str(path), kind)
+
+
+@pytest.mark.parametrize("make", [char_device, fifo, link_to_null], ids=lambda m: m.__name__)
+def test_export_and_report_never_overwrite_what_is_not_a_regular_file(tmp_path, make):
+    records = tmp_path / "duel.jsonl"
+    assert_ok(cli("duel", "random", "greedy", "--games", 2, "--jobs", 1, "--quiet",
+                  "--out", records))
+    path = tmp_path / "target"
+    kind = make(path)
+    before = identity(path)
+    for args in (("export", records, "--format", "csv", "--out", path),
+                 ("report", records, "--out", path)):
+        assert_clear_error(cli("tournament", *args, timeout=60), str(path), kind)
+        assert identity(path) == before

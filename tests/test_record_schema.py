@@ -64,6 +64,7 @@ EDITS = [
     (setter("card_set", "reconstructed-v1"), "field 'card_set': 'reconstructed-v1' is not an object with name, sha256"),
     (setter("card_set.sha256", "bc3b"), "field 'card_set.sha256': 'bc3b' is not a sha256"),
     (lambda r: r["bots"].__setitem__(0, "random"), "field 'bots[0]': 'random' is not an object with spec, seed"),
+    (lambda r: r["bots"][1].update(name=7), "field 'bots[1].name': 7 is not a string"),
     (lambda r: r["bots"][1].pop("seed"), "field 'bots[1].seed' is missing (expected a whole number in 0..9223372036854775808)"),
     (deleter("game"), "field 'game' is missing (expected a whole number >= 0)"),
     (setter("game", [1]), "field 'game': [1] is not a whole number >= 0"),
@@ -152,6 +153,7 @@ def mutate(data, record):
 def test_property_any_edit_loads_or_is_a_records_error(tmp_path, duel_file, data):
     _, lines = duel_file
     record = json.loads(lines[1])
+    record["bots"][0]["name"] = "first-legal"    # as an external bot's entry
     for _ in range(data.draw(st.integers(1, 3))):
         mutate(data, record)
     path = tmp_path / "fuzzed.jsonl"
