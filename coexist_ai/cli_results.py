@@ -18,23 +18,24 @@ MIX = click.option("--mix-players", is_flag=True,
 def load_standings(files, mix_players=False):
     """Standings of the finished games in FILES (one card set; one player
     count unless `mix_players`)."""
-    from coexist_ai.records import RecordsError, read_records
+    from coexist_ai.records import RecordsError, numbered_records, without_repeats
     from coexist_ai.results import Standings
-    records, sha, unfinished, players = [], None, 0, {}
+    located, sha, unfinished, players = [], None, 0, {}
     for path in files:
-        if not os.path.isfile(path):
+        if not os.path.lexists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
-        for record in read_records(path):
-            if record.get("end") == "unfinished":   # a saved game still in play
+        for line, record in numbered_records(path):   # every field checked
+            if record["end"] == "unfinished":   # a saved game still in play
                 unfinished += 1
                 continue
-            this = record.get("card_set", {}).get("sha256")
+            this = record["card_set"]["sha256"]
             if sha and this != sha:
-                raise RecordsError(f"{path}: mixes card sets ({this} after {sha}); "
+                raise RecordsError(f"{path}:{line}: mixes card sets ({this} after {sha}); "
                                    "ratings need one card set")
             sha = this
-            players.setdefault(record.get("players"), path)
-            records.append(record)
+            players.setdefault(record["players"], path)
+            located.append((path, line, record))
+    records = without_repeats(located, lambda text: click.echo(text, err=True))
     if len(players) > 1 and not mix_players:
         counts = ", ".join(f"{p} players ({path})" for p, path in sorted(players.items()))
         raise RecordsError(f"the records mix games of {counts}; rate them apart, "
@@ -98,7 +99,9 @@ def tournament_export(files, fmt, out, anchor, mix_players):
     else:
         text = export.json_text(rating_table(standings, anchor), standings)
     if out:
+        from coexist_ai.paths import check_writable
         from coexist_ai.records import RecordsError
+        check_writable(out)          # a device or a fifo is not overwritten
         try:
             with open(out, "w", encoding="utf-8", newline="") as f:
                 f.write(text)
@@ -126,6 +129,8 @@ def tournament_report(files, out, anchor, mix_players):
       coexist-ai tournament report tournaments/results/ladder.jsonl --out ladder.html
     """
     from coexist_ai import report
+    from coexist_ai.paths import check_writable
+    check_writable(out)
     standings = load_standings(files, mix_players)
     written = report.write(rating_table(standings, anchor), standings, out, anchor)
     click.echo(f"wrote {out} and {len(written)} figures: {', '.join(written)}")

@@ -1,9 +1,10 @@
 """One game between bots, as a referee plays it, and its record.
 
 The referee holds the State; each bot only ever receives its seat's
-Observation. A bot that fails (raises BotFailure, answers an illegal move)
-forfeits: the game stops there, the forfeiting seat is ranked last and the
-others are ranked by the score they have at that moment.
+Observation. A bot that fails (raises BotFailure, raises anything else,
+answers an illegal move) forfeits: the game stops there, the forfeiting seat
+is ranked last and the others are ranked by the score they have at that
+moment. A bot's bug is that bot's lost game, never the end of a tournament.
 """
 import time
 
@@ -21,6 +22,39 @@ class BotFailure(CoexistError):
     def __init__(self, kind, detail):
         super().__init__(f"{kind}: {detail}")
         self.kind, self.detail = kind, detail
+
+
+REASON_CHARS = 500   # a record keeps the start of a failure's message
+
+
+def as_failure(error):
+    """The forfeit a bot's exception means: a BotFailure as it is; anything
+    else (a bug, a search that cannot run) a crash whose reason is the
+    exception's type and message."""
+    if isinstance(error, BotFailure):
+        return error
+    return BotFailure("crash", f"{type(error).__name__}: {error}"[:REASON_CHARS])
+
+
+class UnstartableBot:
+    """Stands in a seat whose bot could not even be made: it forfeits at
+    the start of the game, with the reason it could not be made."""
+
+    def __init__(self, spec, error):
+        self.spec, self.failure, self.info = spec, as_failure(error), {}
+
+    def new_game(self, seat, num_players):
+        raise self.failure
+
+    def choose(self, observation):
+        raise self.failure
+
+    def close(self):
+        pass
+
+
+def _forfeit(seat, failure):
+    return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
 
 
 def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
@@ -68,8 +102,8 @@ def _start_bots(bots, players):
     for seat, bot in enumerate(bots):
         try:
             bot.new_game(seat, players)
-        except BotFailure as failure:
-            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+        except Exception as error:  # whatever a bot raises is its forfeit
+            return _forfeit(seat, as_failure(error))
     return []
 
 
@@ -80,8 +114,8 @@ def _play_moves(state, bots, record):
         start = time.perf_counter()
         try:
             action = bots[seat].choose(state.observation(seat))
-        except BotFailure as failure:
-            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+        except Exception as error:  # whatever a bot raises is its forfeit
+            return _forfeit(seat, as_failure(error))
         elapsed = time.perf_counter() - start
         if not isinstance(action, int) or not state.is_legal(action):
             name = _move_text(state, action)

@@ -10,7 +10,7 @@ from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.cli_play import opponent_specs, with_time
-from coexist_ai.match import play_game
+from coexist_ai.match import BotFailure, play_game
 from coexist_ai.play import gamefile
 from coexist_ai.play.moveinput import interpret
 from coexist_ai.play.render import (render_final, render_moves, render_position,
@@ -310,15 +310,17 @@ class FailingBot:
     def choose(self, obs):
         self.calls += 1
         if self.calls > self.after:
-            from coexist_ai.match import BotFailure
-            raise BotFailure("crash", "it fell over")
+            raise self.error
         return obs.legal_actions()[0]
 
     def close(self):
         pass
 
 
-def test_session_without_a_terminal_and_a_forfeit(tmp_path):
+@pytest.mark.parametrize("error, reason", [
+    (BotFailure("crash", "it fell over"), "it fell over"),
+    (ValueError("max() arg is an empty sequence"), "ValueError: max() arg is an empty sequence")])
+def test_session_without_a_terminal_and_a_forfeit(tmp_path, error, reason):
     from coexist_ai.play.session import Console, PlaySession
     record, _ = gamefile.new_record(CS, ["human", "random"], [None, 1], 4, ["human", "bot"])
     out = io.StringIO()
@@ -326,12 +328,14 @@ def test_session_without_a_terminal_and_a_forfeit(tmp_path):
     path = str(tmp_path / "s.jsonl")
     session = PlaySession(CS, record, console, path, "random")
     session.bots[1] = FailingBot(after=6)
+    session.bots[1].error = error
     assert session.run() == 0
     (saved,) = gamefile.load_game(path)[0]
     assert saved["end"] == "forfeit" and saved["forfeits"][0]["kind"] == "crash"
     assert saved["ranks"] == [1, 2]
     text = out.getvalue()
-    assert "seat 1 (bot) forfeits: crash: it fell over" in text
+    assert saved["forfeits"][0]["reason"] == reason
+    assert f"seat 1 (bot) forfeits: crash: {reason}" in text
     assert "forfeit: crash" in text and "You win!" in text
     assert "\x1b" not in text and "is thinking" not in text
 

@@ -20,7 +20,8 @@ from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
                               state_initial_deck)
-from coexist_ai.records import read_records
+from coexist_ai.paths import check_writable, is_locked
+from coexist_ai.records import PLAY_RUN, read_records
 from coexist_ai.schedule import derive_seed
 
 HUMAN = "human"
@@ -49,7 +50,7 @@ def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     state = _engine.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
     record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "run": "play", "tournament": "play", "game": 1, "block": 0, "round": 0,
+        "run": PLAY_RUN, "tournament": "play", "game": 1, "block": 0, "round": 0,
         "rotation": 0, "entrants": list(names),
         "card_set": {"name": card_set.name, "sha256": card_set.sha256},
         "players": state.num_players,
@@ -138,7 +139,7 @@ def load_game(path, game=None):
     """(every record of the file, the 0-based index of the chosen one).
     `game` counts records in the file from 1; default: the only one, or the
     last unfinished one, or the first."""
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise GameFileError(f"no file {path!r}")
     records = read_records(path)
     if not records:
@@ -152,16 +153,30 @@ def load_game(path, game=None):
     return records, (unfinished[-1] if unfinished else 0)
 
 
+def check_save_path(path):
+    """The file a save to `path` replaces (a symlink's target); refused if
+    it is no regular file, or a records file a run is writing."""
+    check_writable(path, "save the game to")
+    path = os.path.realpath(path)
+    if is_locked(path):
+        raise GameFileError(f"cannot save the game to {path}: a running duel or "
+                            "tournament is writing it; give another --save file")
+    return path
+
+
 def save_game(path, records, index, record):
     """Put `record` at `index` of the file's records (appending when
     index == len(records)) and write the file atomically: a crash mid-write
-    leaves the previous file whole."""
+    leaves the previous file whole. Only a regular file or a new path is
+    replaced (through a symlink, its target), never a device or a fifo,
+    nor the records file of a run that is writing it."""
     records = list(records)
     if index == len(records):
         records.append(record)
     else:
         records[index] = record
-    folder = os.path.dirname(os.path.abspath(path))
+    path = check_save_path(path)
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".coexist-save-", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -12,7 +12,7 @@ import threading
 import time
 
 from coexist_ai.bots import make_bot
-from coexist_ai.match import BotFailure
+from coexist_ai.match import as_failure
 from coexist_ai.play import gamefile
 from coexist_ai.play.moveinput import interpret
 from coexist_ai.play.render import (group_runs, render_final, render_moves,
@@ -238,7 +238,8 @@ class PlaySession:
         obs = self.state.observation(seat)
         try:
             action, seconds = self._think(bot, obs, f"{label} is thinking")
-        except BotFailure as failure:
+        except Exception as error:  # whatever a bot raises is its forfeit
+            failure = as_failure(error)
             return self._forfeit(seat, failure.kind, failure.detail)
         if not isinstance(action, int) or not self.state.is_legal(action):
             return self._forfeit(seat, "illegal", f"illegal move {action!r} in the "
@@ -305,8 +306,14 @@ class PlaySession:
             return
         if self.hint_bot is None:
             self.hint_bot = make_bot(self.hint_spec)
-        self.hint_bot.new_game(self.human, obs.num_players)
-        action, seconds = self._think(self.hint_bot, obs, f"hint ({self.hint_spec}): thinking")
+        try:
+            self.hint_bot.new_game(self.human, obs.num_players)
+            action, seconds = self._think(self.hint_bot, obs,
+                                          f"hint ({self.hint_spec}): thinking")
+        except Exception as error:  # a failed hint costs the person nothing
+            failure = as_failure(error)
+            self.console.write(self.style.error(f"no hint: {failure.kind}: {failure.detail}"))
+            return
         self.console.write(hint_text(self.cs, legal, action, self.hint_bot.info,
                                      self.hint_spec, seconds))
 
