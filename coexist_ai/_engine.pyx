@@ -292,9 +292,10 @@ cdef class Position:
 
     def chance_outcomes(self):
         """At a chance node, [(reveal action, probability)]: each card of the
-        draw pile equally likely; [] elsewhere."""
+        draw pile equally likely, by card index (the card is action & 255);
+        ValueError elsewhere."""
         if self.s.phase != CX_PH_REFILL:
-            return []
+            raise ValueError(f"not a chance node (phase {self.phase!r})")
         actions = self.legal_actions()
         return [(a, 1.0 / len(actions)) for a in actions]
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from coexist_ai import _core
+from coexist_ai import _search
 from coexist_ai.bots import BotSpecError, make_bot, parse_spec
 from coexist_ai.bots.builtin import RandomBot
 from coexist_ai.cards import default_card_set, dumps_card_set
@@ -139,10 +139,10 @@ def test_the_duel_of_the_issue_plays_every_game(tmp_path):
 def test_a_greedy_budget_the_compiled_bot_would_refuse_is_refused_when_parsed():
     """greedy_choose refuses more than GREEDY_MAX_NODES positions: a spec
     asking for more passed, and every game of that bot became a forfeit."""
-    parse_spec(f"greedy:max_nodes={_core.GREEDY_MAX_NODES}")
+    parse_spec(f"greedy:max_nodes={_search.GREEDY_MAX_NODES}")
     with pytest.raises(BotSpecError) as caught:
-        parse_spec(f"greedy:max_nodes={_core.GREEDY_MAX_NODES + 1}")
-    assert f"out of range 1..{_core.GREEDY_MAX_NODES}" in str(caught.value)
+        parse_spec(f"greedy:max_nodes={_search.GREEDY_MAX_NODES + 1}")
+    assert f"out of range 1..{_search.GREEDY_MAX_NODES}" in str(caught.value)
 
 
 # -- workers end with their run -------------------------------------------------

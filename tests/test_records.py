@@ -81,7 +81,7 @@ def test_a_game_replays_exactly_from_its_record(three_player_records):
         assert state.is_over()
         assert state.scores() == record["scores"]
         assert state.ranks() == record["ranks"]
-        assert state.score_breakdown() == record["breakdown"]
+        assert [s.as_dict() for s in state.score_breakdown()] == record["breakdown"]
         assert state.rounds == record["rounds"]
 
 

@@ -8,7 +8,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 
-from coexist_ai import _core
+from coexist_ai import _search
 from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
@@ -70,7 +70,7 @@ BOT_TYPES = {
         # the compiled search's own bounds: a spec that passes here never
         # fails when the bot first moves (every game of it a forfeit)
         Param("max_nodes", int, 20000, "positions searched per decision", 1,
-              _core.GREEDY_MAX_NODES),
+              _search.GREEDY_MAX_NODES),
         SEED]),
     "ismcts": (IsmctsBot, "determinized ISMCTS (compiled, root-parallel)", [
         Param("iterations", int, 5000, "iterations per decision (0: use time)", 0, 10**9),
@@ -85,7 +85,7 @@ BOT_TYPES = {
         Param("discount", float, 0.9, "a result k rounds later than the end the position leads one to expect counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
-              min(10**8, _core.MAX_TREE_NODES)),
+              min(10**8, _search.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
         SEED]),
 }
