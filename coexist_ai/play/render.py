@@ -9,6 +9,7 @@ Reputation track (capture limit, points it still gives), the supply, each
 seat's score so far and specialty, the decision in front of the seat to move.
 """
 from coexist_ai import _engine
+from coexist_ai.explain import effect_text
 from coexist_ai.play.style import Style
 from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 
@@ -35,26 +36,6 @@ PHASE_HELP = {
     "discard": "end of turn, over capacity: discard until within capacity",
     "over": "the game is over",
 }
-
-
-def effect_text(effect):
-    """A released animal's effect in a few words."""
-    if effect is None:
-        return ""
-    k, c, n = effect.kind, effect.colour, effect.amount
-    return {
-        "start_recruit": f"+1 {c} at each turn start",
-        "capture_bonus": f"capture limit +{n}",
-        "discard_survival": f"remove up to {n} S",
-        "recruit_two": f"gain 2 {c}",
-        "house_one": "house 1 Mission animal free",
-        "recruit_mission": "recruit Mission caretaker cards",
-        "discard_survival_recruit": f"remove 1 S, gain 1 {c}",
-        "extra_space": "+1 space",
-        "double_protect": f"protect gains of {c} doubled",
-        "skip_survival": "protect: 1 S fewer",
-        "train_one_to_one": f"train {effect.from_colour}->{effect.to_colour} 1 for 1",
-    }[k]
 
 
 def tokens_text(counts, style, empty="-"):
