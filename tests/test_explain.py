@@ -313,7 +313,7 @@ def test_every_effect_kind_in_words():
     assert {e.kind for e in EFFECTS} == {k.value for k in EffectKind} - {"none"}
     for effect in EFFECTS:
         short, sentence = explain.effect_text(effect), explain.effect_sentence(effect)
-        assert short and sentence.endswith(".")
+        assert 0 < len(short) <= 21 and sentence.endswith(".")   # fits a card's line
         when = "Once, when released" if EffectKind(effect.kind) in IMMEDIATE_EFFECTS \
             else "From its release on"
         assert sentence.startswith(when)

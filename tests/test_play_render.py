@@ -118,12 +118,27 @@ def test_final_score_follows_the_ranks():
     state = _engine.State.new(CS, players=3, seed=2)
     state.playout_random(4)
     text = render_final(state.observation(0), ["a", "b", "c"], style=PLAIN)
-    rows = text.splitlines()[2:]
+    rows = [r for r in text.splitlines()[2:] if not r.startswith("  tie: ")]
     ranks = state.ranks()
     assert [int(r.split()[0]) for r in rows] == sorted(ranks)
     for seat, parts in enumerate(state.score_breakdown()):
         row = next(r for r in rows if f"seat {seat} " in r)
         assert row.split()[-2] == str(parts.total)
+        assert row.split()[-3] == str(state.seat(seat).track)   # the tie-breaker
+
+
+def test_final_score_says_how_a_tie_was_broken():
+    """Seed 2's random game ends 2nd and 3rd on the same total: the table
+    says which Survival tokens broke it (explain.tie_breaks' sentence)."""
+    from coexist_ai.explain import tie_breaks
+    state = _engine.State.new(CS, players=3, seed=2)
+    state.playout_random(4)
+    totals, tracks = state.scores(), [s.track for s in state.seats]
+    assert len(set(totals)) < len(totals)
+    labels = ["seat 0 (you)", "seat 1 (b)", "seat 2 (c)"]
+    text = render_final(state.observation(0), ["a", "b", "c"], you=0, style=PLAIN)
+    ties = [r[len("  tie: "):] for r in text.splitlines() if r.startswith("  tie: ")]
+    assert ties == tie_breaks(totals, tracks, labels) and ties
 
 
 # -- what the person types --------------------------------------------------------

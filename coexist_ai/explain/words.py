@@ -22,20 +22,21 @@ def tokens_text(counts, empty="nothing"):
 
 
 def effect_text(effect):
-    """An animal's effect in a few words ('' for none): for a card's line."""
+    """An animal's effect in a few words, at most 21 letters ('' for
+    none): for a card's line."""
     if effect is None:
         return ""
     k, c, n = effect.kind, effect.colour, effect.amount
     return {
-        "start_recruit": f"+1 {c} at each turn start",
+        "start_recruit": f"+1 {c} each turn start",
         "capture_bonus": f"capture limit +{n}",
         "discard_survival": f"remove up to {n} S",
         "recruit_two": f"gain 2 {c}",
-        "house_one": "house 1 Mission animal free",
-        "recruit_mission": "recruit Mission caretaker cards",
+        "house_one": "house 1 animal free",
+        "recruit_mission": "recruit Mission cards",
         "discard_survival_recruit": f"remove 1 S, gain 1 {c}",
         "extra_space": "+1 space",
-        "double_protect": f"protect gains of {c} doubled",
+        "double_protect": f"protect: {c} doubled",
         "skip_survival": "protect: 1 S fewer",
         "train_one_to_one": f"train {effect.from_colour}->{effect.to_colour} 1 for 1",
     }[k]
