@@ -568,3 +568,97 @@ def test_a_searching_bot_shows_that_it_thinks(spawn, tmp_path):
     for move in bot_moves:
         assert f"seat 0 (ismcts:time=0.3): {move}\n" in program.text
     assert "\x1b" not in program.text      # NO_COLOR: no control codes at all
+
+
+# -- line editing, refusals that explain, the tie-break ----------------------------------
+
+UP = "\x1b[A"
+
+
+def test_history_and_line_editing_at_the_prompt(spawn, tmp_path):
+    """readline at the prompt: the up arrow brings the previous line back
+    (here a refused one, refused again), it can be edited (backspaces, new
+    text), and Tab completes a move's word."""
+    save = tmp_path / "rl.jsonl"
+    program = spawn("play", "--vs", "greedy", "--seed", 3, "--save", save)
+    moves, found = decision(program)
+    assert {m.split()[0] for m in moves} & {"house", "hint"} == {"house"}
+    program.send("hou\t")                        # Tab completes the word
+    program.expect(r"house $")
+    program.send("\x15")                          # Ctrl-U: clear the line
+    program.line("xyzzy")
+    program.expect("'xyzzy' is not a legal move or a command")
+    program.expect(re.escape(found.group(0)))
+    program.send(UP + "\r")                      # the same line again
+    program.expect("'xyzzy' is not a legal move or a command")
+    program.expect(re.escape(found.group(0)))
+    program.send(UP + "\x7f" * 5 + "1\r")        # recalled, erased, replaced
+    decision(program)
+    program.send("\x04")                          # end of input
+    program.expect("end of input: the game is saved to")
+    assert program.wait() == 0
+    (record,) = load(save)
+    assert record["moves"][0] == [0, moves[0]]
+
+
+def test_refusals_say_why_and_what_was_meant(spawn, tmp_path):
+    """At a real prompt: a move that is not legal gets its reason, a near
+    miss the move it resembles, with its number."""
+    program = spawn("play", "--vs", "greedy", "--seed", 3, "--save", tmp_path / "r.jsonl")
+    moves, found = decision(program)
+    program.line("recruit S")
+    program.expect(re.escape("'recruit S' is not a legal move now: S (Survival) is no "
+                             "caretaker: recruit C, F, P or H"))
+    program.expect(re.escape(found.group(0)))
+    house = next(m for m in moves if m.startswith("house "))
+    tail = house.split("-")[-1]
+    typo = "hous " + tail[:-2] + tail[-1] + tail[-2]          # two letters swapped
+    program.line(typo)
+    program.expect(re.escape(f"did you mean {moves.index(house) + 1}. {house}?"))
+    program.expect(re.escape(found.group(0)))
+    program.line("center")
+    program.expect(re.escape("'center' is not a legal move now: on a first turn only "
+                             "Mission is open"))
+    program.line("quit")
+    assert program.wait() == 0
+
+
+def _tied_game():
+    """A 2-player random game whose totals tie and whose Survival tokens
+    break the tie against seat 1, which makes the last move: (deal seed,
+    moves in notation, totals, tracks)."""
+    from coexist_ai import State
+    for deal in range(1000):
+        st, rng, moves = State.new(players=2, seed=deal), random.Random(deal), []
+        while not st.is_over():
+            action = rng.choice(st.legal_actions())
+            moves.append([st.current_player, st.move_name(action)])
+            st.apply(action)
+        totals, tracks = st.scores(), [s.track for s in st.seats]
+        if totals[0] == totals[1] and tracks[0] < tracks[1] and moves[-1][0] == 1:
+            return deal, moves, totals, tracks
+    raise AssertionError("no tied game in 1000 deals")
+
+
+def test_the_final_table_explains_a_tie(spawn, tmp_path):
+    """A saved game one move from its end, tied on points: the person's last
+    move ends it, and the final table and the verdict say the tie was
+    broken by Survival tokens."""
+    from coexist_ai.cards import default_card_set
+    from coexist_ai.play import gamefile
+    cs = default_card_set()
+    deal, moves, totals, tracks = _tied_game()
+    record, _ = gamefile.new_record(cs, ["random", "human"], [1, None], deal, ["random", "human"])
+    record["moves"], record["times"] = moves[:-1], [0.0] * (len(moves) - 1)
+    gamefile.finish_record(record, gamefile.state_after(record, cs))
+    save = tmp_path / "tie.jsonl"
+    gamefile.save_game(str(save), [], 0, record)
+    program = spawn("play", "--resume", save)
+    decision(program)
+    program.line(moves[-1][1])
+    t = totals[0]
+    program.expect(re.escape(f"tie: {t}-{t}, broken by Survival tokens: {tracks[0]} against "
+                             f"{tracks[1]}, fewer first: seat 0 (random), then seat 1 (you)"))
+    program.expect(re.escape(f"You finish 2nd of 2. ({t}-{t}, broken by Survival tokens: "
+                             f"{tracks[0]} against {tracks[1]}"))
+    assert program.wait() == 0

@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from positions import position
 
 from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
@@ -177,9 +178,66 @@ def test_interpret_refusals(text, message):
 
 @pytest.mark.parametrize("text, command", [
     ("help", "help"), ("?", "help"), ("HINT", "hint"), ("undo", "undo"),
-    ("quit", "quit"), ("exit", "quit"), ("board", "board")])
+    ("quit", "quit"), ("exit", "quit"), ("board", "board"), ("detail", "detail"),
+    ("moves", "moves")])
 def test_interpret_commands(text, command):
     assert interpret(text, MOVES, CS).command == command
+
+
+def test_a_card_is_named_by_a_word_of_its_name():
+    # Giant Pacific Octopus: 'pacific' is in its name, not its id
+    moves = ["house sea-giant-octopus", "house sea-otter"]
+    assert interpret("house pacific", moves, CS).move == 0
+    assert interpret("house otter", moves, CS).move == 1
+
+
+def _position(**kwargs):
+    return position(**kwargs).observation(0)
+
+
+def test_a_refusal_says_why_the_move_is_not_legal():
+    obs = _position(mission=["forest-k9"], seats=[dict(pool={"C": 15})])
+    answer = interpret("recruit H", obs.legal_moves(), CS, obs)
+    assert answer.kind == "error"
+    assert answer.message == ("'recruit H' is not a legal move now: no free space for an H "
+                              "token: your Conservation Center uses 5 of 5 spaces")
+
+
+def test_a_near_miss_gets_a_did_you_mean():
+    obs = _position(faunas=("savannah", "forest"),
+                    mission=["savannah-thomsons-gazelle", "savannah-plains-zebra"])
+    moves = obs.legal_moves()
+    number = moves.index("house savannah-thomsons-gazelle") + 1
+    answer = interpret("hous gazele", moves, CS, obs)
+    assert answer.kind == "error" and answer.message.endswith(
+        f"did you mean {number}. house savannah-thomsons-gazelle?")
+    # near a move that is not legal: the move, and why not
+    answer = interpret("hous manate", moves, CS, obs)
+    assert "did you mean 'house sea-manatee'? It is not legal now: West Indian Manatee " \
+           "is not on the Mission board" in answer.message
+    assert "did you mean 'hint'?" in interpret("hnit", moves, CS, obs).message
+
+
+def test_apply_at_an_effect_used_by_choosing():
+    """The effect prompt offers `apply`: for house_one it houses the one
+    animal there is, and names the choices when there are more."""
+    one = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-k1"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    moves = one.legal_moves()
+    assert "apply" not in moves
+    assert moves[interpret("apply", moves, CS, one).move] == "house forest-red-fox"
+    two = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-brown-bear"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    answer = interpret("apply", two.legal_moves(), CS, two)
+    assert answer.kind == "error" and "house forest-red-fox" in answer.message \
+        and "house forest-brown-bear" in answer.message
+    # an ordinary effect: apply is a move of its own
+    plain = _position(phase="effect", turn=dict(effect_card="forest-red-fox"),
+                      seats=[dict(released=["forest-red-fox"])])
+    moves = plain.legal_moves()
+    assert moves[interpret("apply", moves, CS, plain).move] == "apply"
 
 
 def test_interpret_empty_and_exact_before_prefix():

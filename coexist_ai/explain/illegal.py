@@ -221,7 +221,7 @@ def _elsewhere(ask, what_now):
         return f"there is no effect to apply or skip now; {what_now}"
     if ask.kind in (K.DISCARD_TOKEN, K.DISCARD_ANIMAL):
         return f"discards come only at the end of a turn over capacity; {what_now}"
-    return f"not '{ask.word}' now: {what_now}"
+    return what_now
 
 
 # -- Mission ---------------------------------------------------------------------------

@@ -260,23 +260,28 @@ def _grouped(card_set, moves, width, rows):
 
 
 def _table(rows, aligns, width):
-    """Rows of cells, each column as wide as its widest cell (colour codes
-    take no room; empty columns vanish); when that is wider than `width`,
-    ragged rows, one space between cells, that fit."""
+    """Rows of cells in columns as wide as their widest cell (colour codes
+    take no room; empty columns vanish). When that is wider than `width`,
+    the columns from the right lose their alignment, one by one, until
+    the rows fit."""
     if not rows:
         return []
     n = max(len(r) for r in rows)
     widths = [max((visible_length(r[i]) for r in rows if i < len(r)), default=0)
               for i in range(n)]
-    lines = []
-    for row in rows:
-        cells = []
-        for i, text in enumerate(row):
-            if not widths[i]:
-                continue
-            pad = " " * (widths[i] - visible_length(text))
+    for aligned in range(n, -1, -1):
+        lines = [_row(row, widths, aligns, aligned) for row in rows]
+        if max(visible_length(line) for line in lines) <= width:
+            break
+    return lines
+
+
+def _row(row, widths, aligns, aligned):
+    cells = []
+    for i, text in enumerate(row):
+        if not widths[i]:
+            continue
+        pad = " " * (widths[i] - visible_length(text)) if i < aligned else ""
+        if text or pad:
             cells.append(pad + text if aligns[i] == "r" else text + pad)
-        lines.append(" ".join(cells).rstrip())
-    if max(visible_length(line) for line in lines) <= width:
-        return lines
-    return [" ".join(text for text in row if text) for row in rows]
+    return " ".join(cells).rstrip()
