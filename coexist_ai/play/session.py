@@ -19,6 +19,8 @@ from coexist_ai.play.moveinput import COMMANDS, interpret
 from coexist_ai.play.render import render_final, render_moves, render_position
 from coexist_ai.play.wrap import fold
 
+__all__ = ["Console", "PlaySession", "hint_text"]   # cli_play takes Console from here
+
 HELP = """\
 Type the number of a move, or the move itself. The start of a move is enough
 when only one legal move begins that way, word by word: 'rel fox' for
@@ -139,7 +141,7 @@ class PlaySession:
                               + [m.split() for m in moves], sorted(set(COMMANDS) - {"?"}))
         return moves
 
-    def _say(self, text, moves):
+    def _say(self, text):
         """A message under the prompt; the screen is drawn again, the
         message at its foot, when writing it would scroll the header away."""
         left = self.console.rows_left()
@@ -176,7 +178,7 @@ class PlaySession:
                            time.perf_counter() - asked)
                 return True
             if answer.kind == "error":
-                self._say(self.style.error(answer.message), moves)
+                self._say(self.style.error(answer.message))
             elif answer.kind == "command":
                 if answer.command == "quit":
                     self._leave("quit")
@@ -198,7 +200,7 @@ class PlaySession:
         elif command == "moves":
             self.console.write(render_moves(self.cs, moves, self.style))
         elif command == "hint":
-            self._hint(moves)
+            self._hint()
         elif command == "help":
             self.console.write(HELP)
 
@@ -277,11 +279,11 @@ class PlaySession:
         self.notes = [f"Undone: {', '.join(m for _, m in taken)}"]
         return True
 
-    def _hint(self, moves):
+    def _hint(self):
         obs = self.state.observation(self.human)
         legal = obs.legal_actions()
         if len(legal) == 1:
-            self._say(f"hint: only one legal move: {obs.move_name(legal[0])}", moves)
+            self._say(f"hint: only one legal move: {obs.move_name(legal[0])}")
             return
         if self.hint_bot is None:
             self.hint_bot = make_bot(self.hint_spec)
@@ -291,10 +293,10 @@ class PlaySession:
                                           f"hint ({self.hint_spec}): thinking")
         except Exception as error:  # a failed hint costs the person nothing
             failure = as_failure(error)
-            self._say(self.style.error(f"no hint: {failure.kind}: {failure.detail}"), moves)
+            self._say(self.style.error(f"no hint: {failure.kind}: {failure.detail}"))
             return
         self._say(hint_text(self.cs, legal, action, self.hint_bot.info,
-                            self.hint_spec, seconds), moves)
+                            self.hint_spec, seconds))
 
     # -- leaving and the end ---------------------------------------------------------
     def save(self):
