@@ -88,6 +88,8 @@ class Standings:
         self.first_forfeits = defaultdict(list)
         self.players = Counter()
         self._complete, self._complete_scores = [], {}
+        if iter(records) is records:   # declaring would use it up
+            raise TypeError("Standings: records must be a sequence, not an iterator")
         self.declare(records)
         for record in records:
             self.add(record)
