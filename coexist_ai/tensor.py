@@ -37,6 +37,9 @@ from coexist_ai.vocabulary import (CARETAKERS, MAX_BOARD, MAX_PLAYERS, MAX_SPACE
 # relative seat each)
 _SHARED_PLACES = tuple(loc for loc in Location if loc.code < Location.BOARD.code)
 _SEAT_PLACES = tuple(loc for loc in Location if loc.code >= Location.BOARD.code)
+# the first column of each place in the "location" piece
+_COLUMN = {loc: i for i, loc in enumerate(_SHARED_PLACES)} | {
+    loc: len(_SHARED_PLACES) + k * MAX_PLAYERS for k, loc in enumerate(_SEAT_PLACES)}
 
 # column of each member in its one-hot
 _PHASE = {phase: i for i, phase in enumerate(Phase)}
@@ -211,30 +214,32 @@ def _write_globals(d: dict[str, np.ndarray], pos: Any, rel: _Relative,
 
 def _write_cards(d: dict[str, np.ndarray], pos: Any, seats: Any, rel: _Relative,
                  per_need: np.ndarray) -> None:
-    """Where every card is; what is on every animal on a board."""
-    where = d["location"]
-    shared = {loc: i for i, loc in enumerate(_SHARED_PLACES)}
-    where[:, shared[Location.OUT]] = 1          # unless found below
-    placed = [(pos.draw_pile_contents(), Location.DECK),
-              ([c.index for c in pos.discard_pile], Location.DISCARD),
-              ([c.index for c in pos.mission], Location.MISSION)]
-    for indices, loc in placed:
-        where[indices, shared[Location.OUT]] = 0
-        where[indices, shared[loc]] = 1
-    for slot, card in enumerate(pos.mission):
-        d["mission_slot"][card.index, slot] = 1
+    """Where every card is; what is on every animal on a board. Columns
+    are gathered in Python lists and written with one numpy call each."""
+    column = [_COLUMN[Location.OUT]] * len(pos.card_set.cards)   # unless found below
+    for indices, loc in ((pos.draw_pile_contents(), Location.DECK),
+                         ([c.index for c in pos.discard_pile], Location.DISCARD),
+                         ([c.index for c in pos.mission], Location.MISSION)):
+        for i in indices:
+            column[i] = _COLUMN[loc]
+    animals, on, movable = [], [], []
     for view in seats:
         r = rel.of(view.seat)
         for loc, cards in zip(_SEAT_PLACES, (
                 [a.card for a in view.board], view.released, view.protected)):
-            column = len(_SHARED_PLACES) + _SEAT_PLACES.index(loc) * MAX_PLAYERS + r
             for card in cards:
-                where[card.index, shared[Location.OUT]] = 0
-                where[card.index, column] = 1
+                column[card.index] = _COLUMN[loc] + r
         for animal in view.board:
-            i = animal.card.index
-            d["on"][i] = np.asarray(animal.on, np.float32) * per_need[i]
-            d["movable"][i] = np.asarray(animal.movable, np.float32) * per_need[i, :len(CARETAKERS)]
+            animals.append(animal.card.index)
+            on.append(animal.on)
+            movable.append(animal.movable)
+    d["location"][np.arange(len(column)), column] = 1
+    mission = [c.index for c in pos.mission]
+    d["mission_slot"][mission, np.arange(len(mission))] = 1
+    if animals:
+        d["on"][animals] = np.asarray(on, np.float32) * per_need[animals]
+        d["movable"][animals] = (np.asarray(movable, np.float32)
+                                 * per_need[animals, :len(CARETAKERS)])
 
 
 def _write_seat(d: dict[str, np.ndarray], view: Any, r: int,
