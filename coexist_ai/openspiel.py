@@ -257,7 +257,8 @@ class CoexistState(pyspiel.State):
 
     @property
     def position(self) -> Any:
-        """The wrapped position (coexist_ai.State, or a ReferenceState)."""
+        """The wrapped position (coexist_ai.State, or a ReferenceState), to
+        read: moves go through apply_action, which keeps OpenSpiel's history."""
         return self._cx.position
 
     def current_player(self) -> int:

@@ -16,9 +16,11 @@ the same agent is often selected again. Chance (the cards dealt onto the
 Mission) is resolved inside the environment by its own generator, seeded by
 `reset(seed=...)`; the faunas, unless given, are drawn from it too. A reset
 without a seed draws a fresh seed, kept in `env.unwrapped.seed_used`, so any
-game can be replayed. The reward is the engine's return at the end
-(zero-sum, +1/-1/0 at 2 players), 0 before. `env()` adds PettingZoo's usual
-wrappers: an illegal action ends the game with -1 for its author.
+game can be replayed. `env.unwrapped.position` is the game's engine State
+(AECEnv's own `state()` is left alone). The reward is the engine's return
+at the end (zero-sum, +1/-1/0 at 2 players), 0 before. `env()` adds
+PettingZoo's usual wrappers: an illegal action ends the game with -1 for
+its author.
 """
 from __future__ import annotations
 
@@ -67,7 +69,7 @@ class raw_env(AECEnv):
             "observation": spaces.Box(0.0, 1.0, self.encoder.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         }) for a in self.possible_agents}
-        self.state: State | None = None
+        self.position: State | None = None
         self.seed_used: int | None = None
         self._rng: np.random.Generator | None = None
 
@@ -84,7 +86,7 @@ class raw_env(AECEnv):
             self._rng, _ = seeding.np_random(seed)
             self.seed_used = seed
         fauna_seed = int(self._rng.integers(1 << 63))
-        self.state = State.new(self.card_set, self.players, self.faunas,
+        self.position = State.new(self.card_set, self.players, self.faunas,
                                self.first_player, seed=fauna_seed, explicit_chance=True)
         self._deal()
         self.agents = self.possible_agents[:]
@@ -98,9 +100,9 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if agent == self.agent_selection and not self.state.is_over():
-            mask[self.state.legal_action_ids()] = 1
-        return {"observation": self.encoder.encode(self.state, seat), "action_mask": mask}
+        if agent == self.agent_selection and not self.position.is_over():
+            mask[self.position.legal_action_ids()] = 1
+        return {"observation": self.encoder.encode(self.position, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -108,10 +110,10 @@ class raw_env(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(action_of_id(self.card_set, int(action)))
+        self.position.apply(action_of_id(self.card_set, int(action)))
         self._deal()
-        if self.state.is_over():
-            self.rewards = dict(zip(self.agents, self.state.returns()))
+        if self.position.is_over():
+            self.rewards = dict(zip(self.agents, self.position.returns()))
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
@@ -120,7 +122,7 @@ class raw_env(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return render_position(self.state.observation(self.state.turn_seat))
+        return render_position(self.position.observation(self.position.turn_seat))
 
     def close(self) -> None:
         pass
@@ -128,10 +130,10 @@ class raw_env(AECEnv):
     def _deal(self) -> None:
         """Resolve chance nodes (cards revealed onto the Mission) with the
         environment's generator."""
-        while self.state.is_chance_node():
-            outcomes = self.state.chance_outcomes()
+        while self.position.is_chance_node():
+            outcomes = self.position.chance_outcomes()
             pick = self._rng.choice(len(outcomes), p=[p for _, p in outcomes])
-            self.state.apply(outcomes[pick][0])
+            self.position.apply(outcomes[pick][0])
 
     def _agent_to_move(self) -> str:
-        return self.possible_agents[self.state.current_player]
+        return self.possible_agents[self.position.current_player]

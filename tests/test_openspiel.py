@@ -365,3 +365,14 @@ def test_openspiels_information_set_mcts_bot_plays_whole_games():
     end = play_bots(game, bots, seed=9)
     assert sum(end.returns()) == pytest.approx(0.0)
     assert all(-1.0 <= r <= 1.0 for r in end.returns())
+
+
+def test_the_readme_example_runs():
+    from cli_process import ROOT
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### OpenSpiel and PettingZoo"):]
+    code = section[section.index("```python\n") + 10:section.index("```\n", 10)]
+    scope = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["state"].chance_outcomes()[0] == (0, pytest.approx(1 / 60))
+    assert scope["obs"]["observation"].shape == (2589,)
