@@ -211,6 +211,9 @@ def _decision(v, names, you, style):
     obs = v.obs
     if obs.is_over():
         return [style.bold("The game is over.")]
+    if obs.is_chance_node():   # explicit chance: no seat decides a reveal
+        return [f"Chance: a card of the draw pile ({obs.draw_pile_size()} left) "
+                f"is revealed onto the Mission"]
     seat = obs.current_player
     return [f"{seat_name(seat, names, you, style)} to play: {decision_text(obs, style)}"]
 
