@@ -3,10 +3,13 @@ processes, or a Ray cluster. Each backend takes a function and the argument
 tuples of the games and yields the results as games finish."""
 import concurrent.futures as futures
 import contextlib
+import ctypes
 import itertools
 import multiprocessing
 import os
 import signal
+import sys
+import threading
 import time
 
 from coexist_ai.errors import CoexistError
@@ -37,42 +40,89 @@ def _call_chunk(function, chunk):
     return [function(*args) for args in chunk], time.perf_counter() - start
 
 
+PR_SET_PDEATHSIG = 1          # linux/prctl.h
+WATCH_SECONDS = 0.5
+
+
+def start_worker(parent):
+    """Worker initializer: Ctrl-C left to the parent, death with it."""
+    _leave_interrupts_to_the_parent()
+    die_with_parent(parent)
+
+
 def _leave_interrupts_to_the_parent():
     """Ctrl-C reaches every process of the terminal's group: a worker would
     die printing a traceback. The parent handles it and ends the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def run_processes(function, jobs_args, jobs):
-    """Up to `jobs` worker processes (spawned: no state leaks from here)."""
-    context = multiprocessing.get_context("spawn")
-    queue = iter(jobs_args)
-    size = 1                     # games a task, adapted to their length
-    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                     initializer=_leave_interrupts_to_the_parent) as pool:
-        pending = set()
+def die_with_parent(parent):
+    """End this process when `parent` (the pid of the run) dies, even by SIGKILL, which no handler of the parent sees. Left
+    behind, a worker plays on for minutes, holding the terminal's output
+    (and, through its inherited fd, multiprocessing's resource tracker).
+    On Linux the kernel sends SIGKILL at once (PR_SET_PDEATHSIG: it fires
+    when the thread that started the worker ends; the pool starts its
+    workers in the thread that submits the games, which is the one running
+    the whole run); everywhere, a thread checks that the parent is still
+    this process's parent."""
+    if sys.platform.startswith("linux"):
         try:
-            while True:
-                while len(pending) < 2 * jobs:
-                    chunk = list(itertools.islice(queue, size))
-                    if not chunk:
-                        break
-                    pending.add(pool.submit(_call_chunk, function, chunk))
-                if not pending:
-                    return
-                done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-                for f in done:
-                    results, seconds = f.result()
-                    per_game = seconds / max(1, len(results))
-                    size = max(1, min(MAX_CHUNK, int(TASK_SECONDS / max(per_game, 1e-6))))
-                    yield from results
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass                 # the watchdog below still holds
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
+                     name="watch-parent").start()
+
+
+def _watch_parent(parent):
+    # checked at once too: the parent may have died before prctl was made
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def run_processes(function, jobs_args, jobs):
+    """Up to `jobs` worker processes (spawned: no state leaks from here),
+    each ending with this process."""
+    context = multiprocessing.get_context("spawn")
+    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                     initializer=start_worker,
+                                     initargs=(os.getpid(),)) as pool:
+        try:
+            yield from _pool_results(pool, function, iter(jobs_args), jobs)
         except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
             for worker in multiprocessing.active_children():
                 worker.terminate()
             raise
-        finally:
-            for f in pending:
-                f.cancel()
+        except futures.process.BrokenProcessPool:
+            # the games in flight are lost, never the ones recorded
+            raise BackendError(
+                "a worker process died abruptly while playing (a crash of the "
+                "compiled core, or killed, e.g. out of memory); the records "
+                "written are intact: run the same command again to resume") from None
+
+
+def _pool_results(pool, function, queue, jobs):
+    size = 1                     # games a task, adapted to their length
+    pending = set()
+    try:
+        while True:
+            while len(pending) < 2 * jobs:
+                chunk = list(itertools.islice(queue, size))
+                if not chunk:
+                    break
+                pending.add(pool.submit(_call_chunk, function, chunk))
+            if not pending:
+                return
+            done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
+            for f in done:
+                results, seconds = f.result()
+                per_game = seconds / max(1, len(results))
+                size = max(1, min(MAX_CHUNK, int(TASK_SECONDS / max(per_game, 1e-6))))
+                yield from results
+    finally:
+        for f in pending:
+            f.cancel()
 
 
 def _package_home():

@@ -10,9 +10,10 @@ import time
 import timeit
 from dataclasses import dataclass
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
+from coexist_ai.errors import MissingDependencyError
 
 
 @dataclass
@@ -24,12 +25,12 @@ class Figure:
 
 
 def random_games(card_set, players, games, seed):
-    seconds, actions = _core.bench_random_games(card_set, players, games, seed)
+    seconds, actions = _engine.bench_random_games(card_set, players, games, seed)
     return games / seconds, actions / seconds, actions / games
 
 
 def copy_ns(state, iterations):
-    struct_s, memcpy_s = _core.bench_copy(state, iterations)
+    struct_s, memcpy_s = _engine.bench_copy(state, iterations)
     return struct_s / iterations * 1e9, memcpy_s / iterations * 1e9
 
 
@@ -40,7 +41,7 @@ def python_call_ns(statement, setup_globals, number):
 
 
 def mid_game_state(card_set, seed):
-    state = _core.State.new(card_set, players=2, seed=seed)
+    state = _engine.State.new(card_set, players=2, seed=seed)
     state.playout_random(seed, max_actions=60)
     return state
 
@@ -59,7 +60,7 @@ def run_bench(games=20000, seed=1, card_set=None, calls=200000):
                               "legal-move generation + apply"))
     state = mid_game_state(card_set, seed)
     struct_ns, memcpy_ns = copy_ns(state, 5_000_000)
-    figures.append(Figure("state struct size", _core.STATE_BYTES, "bytes"))
+    figures.append(Figure("state struct size", _engine.STATE_BYTES, "bytes"))
     figures.append(Figure("state copy (struct assignment)", struct_ns, "ns",
                           f"memcpy of the same bytes: {memcpy_ns:.1f} ns, "
                           f"ratio {struct_ns / memcpy_ns:.2f}"))
@@ -105,7 +106,7 @@ def random_deals(card_set, players, games, seed):
 def _c_playouts(card_set, players, deals, seed):
     actions = 0
     for i, (faunas, first, deck) in enumerate(deals):
-        state = _core.State.new(card_set, players, faunas, first, deck=deck)
+        state = _engine.State.new(card_set, players, faunas, first, deck=deck)
         actions += state.playout_random(seed + i)
     return actions
 
@@ -132,7 +133,7 @@ def _reference(explicit_chance):
 PLAYOUT_LOOPS = (
     ("C engine, State.playout_random", _c_playouts),
     ("C engine, Python loop", _python_loop(
-        lambda card_set, players, faunas, first, deck: _core.State.new(
+        lambda card_set, players, faunas, first, deck: _engine.State.new(
             card_set, players, faunas, first, deck=deck))),
     ("reference, Python loop", _python_loop(_reference(False))),
     ("reference, explicit chance", _python_loop(_reference(True))),
@@ -168,11 +169,11 @@ def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
 
 def greedy_position(card_set, players, seed, actions):
     """A fixed mid-game position: `actions` moves of greedy self-play."""
-    state = _core.State.new(card_set, players=players, seed=seed)
+    state = _engine.State.new(card_set, players=players, seed=seed)
     for _ in range(actions):
         if state.is_over():
             break
-        state.apply(_core.greedy_choose(state.observation())[0])
+        state.apply(_search.greedy_choose(state.observation())[0])
     return state
 
 
@@ -245,7 +246,7 @@ def turn_seconds(card_set, spec, games=3, seed=1):
     in 2-player games against greedy, seat 0: what a person waits."""
     turns, choices = [], []
     for g in range(games):
-        state = _core.State.new(card_set, players=2, seed=seed + g)
+        state = _engine.State.new(card_set, players=2, seed=seed + g)
         bots = [make_bot(spec, seed + g), make_bot("greedy")]
         for seat, bot in enumerate(bots):
             bot.new_game(seat, 2)
@@ -274,3 +275,78 @@ def turn_seconds(card_set, spec, games=3, seed=1):
             Figure(f"{spec}: seconds a turn, longest", ordered[-1], "s"),
             Figure(f"{spec}: decisions with a choice a turn", sum(choices) / len(choices),
                    "", f"most {max(choices)}")]
+
+
+# ---- OpenSpiel's MCTS through the adapter ---------------------------------
+
+OPENSPIEL_GAMES = (("C engine", "coexist"), ("reference", "coexist_reference"))
+
+
+def _openspiel():
+    try:
+        import pyspiel
+        import coexist_ai.openspiel  # noqa: F401  (registers the games)
+        from open_spiel.python.algorithms import mcts
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"bench --openspiel needs OpenSpiel ({error}); install it with "
+            f"pip install 'coexist-ai[openspiel]'") from None
+    return pyspiel, mcts
+
+
+def openspiel_history(game, moves, seed):
+    """`moves` seeded random actions from the start (chance included)."""
+    import numpy as np
+    rng, state = np.random.RandomState(seed), game.new_initial_state()
+    for _ in range(moves):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state.history()
+
+
+def mcts_rate(mcts, game, state, simulations, seed, repeats):
+    """OpenSpiel's MCTSBot (random rollouts to the end): simulations per
+    CPU-second (the search is one Python thread: CPU time is what a busy
+    shared machine does not distort), best of `repeats`, and the move it
+    chose (the same seeds make the same search on two implementations of
+    the same rules)."""
+    import numpy as np
+    best, move = 0.0, None
+    for _ in range(repeats):
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        bot = mcts.MCTSBot(game, 2.0, simulations, evaluator,
+                           random_state=np.random.RandomState(seed + 1))
+        start = time.process_time()
+        root = bot.mcts_search(state)
+        best = max(best, simulations / max(time.process_time() - start, 1e-9))
+        move = root.best_child().action
+    return best, move
+
+
+def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3):
+    """MCTS simulations per second through `coexist_ai.openspiel`, over the
+    C engine and over the pure-Python reference, from the same position."""
+    pyspiel, mcts = _openspiel()
+    figures = []
+    for players in (2, 4):
+        params = {"players": players, "seed": seed, "card_set": cards_spec}
+        games = {name: pyspiel.load_game(short, params) for name, short in OPENSPIEL_GAMES}
+        history = openspiel_history(games["C engine"], 40 * players, seed)
+        rates, moves = {}, {}
+        for name, game in games.items():
+            state = game.new_initial_state()
+            for action in history:
+                state.apply_action(action)
+            rates[name], moves[name] = mcts_rate(mcts, game, state, simulations,
+                                                 seed, repeats)
+            figures.append(Figure(f"OpenSpiel MCTS, {players} players, {name}",
+                                  rates[name], "simulations/CPU-s",
+                                  f"{simulations} simulations, rollouts to the end, "
+                                  f"after {len(history)} actions"))
+        same = "same move" if moves["C engine"] == moves["reference"] else "different moves"
+        figures.append(Figure(f"OpenSpiel MCTS, {players} players, C engine / reference",
+                              rates["C engine"] / rates["reference"], "x", same))
+    return figures

@@ -9,15 +9,14 @@ import random
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from coexist_ai import _core
-from coexist_ai.notation import RELEASE, SKIP, END, APPLY, split_action
+from coexist_ai import _engine
+from coexist_ai.cards import EFFECT_KINDS
+from coexist_ai.notation import split_action
+from coexist_ai.vocabulary import IMMEDIATE_EFFECTS, ActionKind, Fauna
 
-IMMEDIATE = {"discard_survival", "recruit_two", "house_one", "recruit_mission",
-             "discard_survival_recruit", "start_recruit"}
-EFFECT_KINDS = ("start_recruit", "capture_bonus", "discard_survival",
-                "recruit_two", "house_one", "recruit_mission",
-                "discard_survival_recruit", "extra_space", "double_protect",
-                "skip_survival", "train_one_to_one")
+# effects counted as "applied": the immediate ones, and start_recruit (asked
+# at every turn start)
+ASKED = IMMEDIATE_EFFECTS | {"start_recruit"}
 
 
 @dataclass
@@ -52,19 +51,17 @@ def _note_effects(state, action, facts):
     """Count releases of animals with an effect, and effects really used."""
     kind, _, _, card, _ = split_action(action)
     card_set = state.card_set
-    if kind == RELEASE and _effect_kind(card_set, card):
+    if kind == ActionKind.RELEASE and _effect_kind(card_set, card):
         facts.released[_effect_kind(card_set, card)] += 1
-    elif state.phase == "start" and kind == APPLY:
+    elif state.phase == "start" and kind == ActionKind.APPLY:
         facts.used["start_recruit"] += 1
-    elif state.phase == "effect" and kind not in (SKIP, END):
-        effect_card = state.referee_raw()["effect_card"]
-        facts.used[_effect_kind(card_set, effect_card)] += 1
+    elif state.phase == "effect" and kind not in (ActionKind.SKIP, ActionKind.END):
+        facts.used[state.turn.effect_card.effect.kind] += 1
 
 
 def _end_reason(state):
-    raw = state.referee_raw()
     goal = state.card_set.rules["release_goal"]
-    if any(raw["players"][p]["n_released"] >= goal for p in range(state.num_players)):
+    if any(len(seat.released) >= goal for seat in state.seats):
         return "release goal"
     if state.draw_pile_size() == 0:
         return "draw pile empty"
@@ -72,11 +69,10 @@ def _end_reason(state):
 
 
 def play_one(card_set, players, seed, spec="random"):
-    state = _core.State.new(card_set, players=players, seed=seed)
+    state = _engine.State.new(card_set, players=players, seed=seed)
     rng = random.Random(seed)
     policy = bot_policy(spec, players, seed)
-    faunas = [_core.FAUNAS[state.referee_raw()["players"][p]["fauna"]]
-              for p in range(players)]
+    faunas = [str(seat.fauna) for seat in state.seats]
     facts = GameFacts(players, 0, 0, "", [], [], faunas)
     while not state.is_over():
         action = policy(state, rng)
@@ -109,7 +105,7 @@ def summarize(all_facts):
     released = sum((f.released for f in all_facts), Counter())
     used = sum((f.used for f in all_facts), Counter())
     for kind in EFFECT_KINDS:
-        applied = f"{used[kind] / n:5.2f}" if kind in IMMEDIATE else "    -"
+        applied = f"{used[kind] / n:5.2f}" if kind in ASKED else "    -"
         lines.append(f"    {kind:<26} {released[kind] / n:5.2f} / {applied}")
     lines.append(f"  specialty wins (fair share {1 / players:.0%}; ties split):")
     lines += _specialty_lines(all_facts)
@@ -123,7 +119,7 @@ def _specialty_lines(all_facts):
         for fauna in f.winners_faunas:
             wins[fauna] += 1 / len(f.winners_faunas)
     return [f"    {fauna:<9} {wins[fauna] / seats[fauna]:5.1%} of {seats[fauna]} games"
-            for fauna in _core.FAUNAS if seats[fauna]]
+            for fauna in Fauna if seats[fauna]]
 
 
 def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4), spec="random"):

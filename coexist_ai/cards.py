@@ -7,8 +7,8 @@ rule numbers. The project ships its own *reconstructed* set
 card list, so that set is our design, not the physical cards.
 
 Everything here is pure Python. A loaded :class:`CardSet` is immutable, knows
-the index of every card (the number the C engine uses), and can produce the
-bytes of the engine's ``cx_cardset`` struct. Every file that breaks the schema
+the index of every card (the number the C engine uses); the binding packs it
+into the engine's ``cx_cardset`` field by field. Every file that breaks the schema
 or the engine's limits is refused with a :class:`CardSetError` that names the
 file, the card and the field, quotes the bad value and says what is valid.
 
@@ -35,6 +35,10 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from coexist_ai.errors import CoexistError
+from coexist_ai.vocabulary import (CARETAKERS, EFFECT_PARAMETERS as _EFFECT_PARAMETERS,
+                                   MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
+                                   MAX_SPACES, MAX_START_RECRUIT, SUPPLY_START, TOKENS,
+                                   Colour, EffectKind, Fauna)
 
 __all__ = [
     "CARETAKER_COLOURS", "DEFAULT_RULES", "EFFECT_KINDS", "EFFECT_PARAMETERS",
@@ -44,50 +48,29 @@ __all__ = [
     "load_card_set", "loads_card_set", "resolve_card_set",
 ]
 
-# ---- the game's vocabulary (orders match the enums of csrc/cx_types.h) ----
+# ---- the game's vocabulary, from the engine (coexist_ai.vocabulary) --------
 
-FAUNAS = ("forest", "air", "sea", "savannah")
-TOKEN_COLOURS = ("C", "F", "P", "H", "S")
-CARETAKER_COLOURS = ("C", "F", "P", "H")   # lowest to highest tier
+# plain strings: they are what files hold and what messages quote
+FAUNAS: tuple[str, ...] = tuple(map(str, Fauna))
+TOKEN_COLOURS: tuple[str, ...] = tuple(map(str, TOKENS))
+CARETAKER_COLOURS: tuple[str, ...] = tuple(map(str, CARETAKERS))   # lowest tier first
 COLOUR_NAMES = MappingProxyType({
     "C": "Congener", "F": "Water/Food", "P": "Protection", "H": "Habitat",
     "S": "Survival",
 })
-SUPPLY = MappingProxyType({"C": 28, "F": 24, "P": 20, "H": 20, "S": 32})
+SUPPLY: Mapping[str, int] = MappingProxyType({str(c): n for c, n in SUPPLY_START.items()})
 
-# Each effect kind with exactly the parameters it takes. The order is the
-# CX_EFF_* enum of cx_types.h: a kind's engine code is its position + 1,
-# because code 0 means "no effect".
-EFFECT_PARAMETERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "start_recruit": ("colour",),
-    "capture_bonus": ("amount",),
-    "discard_survival": ("amount",),
-    "recruit_two": ("colour",),
-    "house_one": (),
-    "recruit_mission": (),
-    "discard_survival_recruit": ("colour",),
-    "extra_space": (),
-    "double_protect": ("colour",),
-    "skip_survival": (),
-    "train_one_to_one": ("from", "to"),
-})
-EFFECT_KINDS = tuple(EFFECT_PARAMETERS)
+# Each effect kind with exactly the parameters it takes, in the engine's
+# order of kinds (EffectKind, without "none").
+EFFECT_PARAMETERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {str(kind): names for kind, names in _EFFECT_PARAMETERS.items()})
+EFFECT_KINDS: tuple[str, ...] = tuple(EFFECT_PARAMETERS)
 
 DEFAULT_RULES = MappingProxyType({
     "center_spaces": 5, "capture_limit": 10, "release_goal": 5, "max_rounds": 60,
 })
 
-# ---- the engine's limits (csrc/cx_types.h) --------------------------------
-
-MAX_CARDS = 128           # CX_MAX_CARDS
-MAX_SPACES = 14           # CX_MAX_SPACES: center_spaces + extra_space cards
-MAX_ROUNDS = 250          # CX_MAX_ROUNDS
-MAX_START_RECRUIT = 16    # CX_MAX_START_RECRUIT
-MAX_CAPTURE = 255         # CX_MAX_CAPTURE: capture_limit + every capture_bonus
-MAX_PROTECT = 32          # a protect gain larger than the S supply is nonsense
 BYTE = 255                # every number of cx_card is a uint8_t
-C_CARD_SIZE = 20          # sizeof(cx_card): 20 uint8_t fields, no padding
-C_CARDSET_SIZE = 5 + MAX_CARDS * C_CARD_SIZE   # sizeof(cx_cardset)
 
 DEFAULT_NAME = "reconstructed-v1"
 DEFAULT_ALIASES = ("default", DEFAULT_NAME)
@@ -155,8 +138,20 @@ class Effect:
 
     @property
     def code(self) -> int:
-        """The engine's CX_EFF_* number of this kind."""
-        return EFFECT_KINDS.index(self.kind) + 1
+        """The engine's code of this kind (EffectKind)."""
+        return EffectKind(self.kind).code
+
+    @property
+    def colour_code(self) -> int:
+        return _colour_code(self.colour)
+
+    @property
+    def from_code(self) -> int:
+        return _colour_code(self.from_colour)
+
+    @property
+    def to_code(self) -> int:
+        return _colour_code(self.to_colour)
 
     def to_data(self) -> dict[str, Any]:
         """The effect as written in a file: its kind and its parameters."""
@@ -189,15 +184,15 @@ class Card:
     protect: tuple[int, int, int, int, int]
     effect: Effect | None
 
-    def c_fields(self) -> tuple[int, ...]:
-        """The 20 bytes of this card's ``cx_card``, in struct order.
+    @property
+    def fauna_code(self) -> int:
+        """The engine's code of the card's fauna."""
+        return Fauna(self.fauna).code
 
-        is_animal, fauna, colour, capture, conservation, needs[5], protect[5],
-        effect, eff_colour, eff_amount, eff_from, eff_to; 0 where unused.
-        """
-        head = (int(self.is_animal), FAUNAS.index(self.fauna),
-                _colour_code(self.colour), self.capture, self.conservation)
-        return head + self.needs + self.protect + _effect_fields(self.effect)
+    @property
+    def colour_code(self) -> int:
+        """The engine's code of a caretaker card's colour (0 for an animal)."""
+        return _colour_code(self.colour)
 
     def to_data(self) -> dict[str, Any]:
         """The card as written in a file, with every default filled in."""
@@ -214,14 +209,7 @@ class Card:
 
 
 def _colour_code(colour: str | None) -> int:
-    return 0 if colour is None else TOKEN_COLOURS.index(colour)
-
-
-def _effect_fields(effect: Effect | None) -> tuple[int, ...]:
-    if effect is None:
-        return (0, 0, 0, 0, 0)
-    return (effect.code, _colour_code(effect.colour), effect.amount or 0,
-            _colour_code(effect.from_colour), _colour_code(effect.to_colour))
+    return 0 if colour is None else Colour(colour).code
 
 
 # ---- the card set -----------------------------------------------------------
@@ -336,23 +324,6 @@ class CardSet:
         """The faunas that have at least one card, in FAUNAS order."""
         present = {card.fauna for card in self.cards}
         return tuple(fauna for fauna in FAUNAS if fauna in present)
-
-    def to_c_fields(self) -> tuple[tuple[int, ...], ...]:
-        """For each card, in index order, the 20 bytes of its cx_card."""
-        return tuple(card.c_fields() for card in self.cards)
-
-    def to_c_bytes(self) -> bytes:
-        """The memory image of a ``cx_cardset`` (C_CARDSET_SIZE bytes).
-
-        All of its fields are uint8_t, so the struct has no padding: n_cards,
-        center_spaces, capture_limit, release_goal, max_rounds, then
-        MAX_CARDS cards of C_CARD_SIZE bytes, unused ones zero.
-        """
-        head = bytes((len(self.cards), self.rules["center_spaces"],
-                      self.rules["capture_limit"], self.rules["release_goal"],
-                      self.rules["max_rounds"]))
-        body = b"".join(bytes(fields) for fields in self.to_c_fields())
-        return (head + body).ljust(C_CARDSET_SIZE, b"\0")
 
 
 # ---- loading ----------------------------------------------------------------

@@ -15,9 +15,9 @@ from typing import Any
 from coexist_ai.cards import (
     ANIMAL_FIELDS, BYTE, CARETAKER_COLOURS, CARETAKER_FIELDS, COLOUR_NAMES,
     DEFAULT_RULES, EFFECT_FIELDS, EFFECT_KINDS, EFFECT_PARAMETERS, FAUNAS,
-    ID_PATTERN, MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
-    MAX_SPACES, MAX_START_RECRUIT, SUPPLY, TOKEN_COLOURS, TOP_FIELDS, Card,
-    CardSet, Effect, _Where)
+    ID_PATTERN, SUPPLY, TOKEN_COLOURS, TOP_FIELDS, Card, CardSet, Effect, _Where)
+from coexist_ai.vocabulary import (MAX_CAPTURE, MAX_CARDS, MAX_PROTECT, MAX_ROUNDS,
+                                   MAX_SPACES, MAX_START_RECRUIT)
 from coexist_ai.notation import COLOURS, WORDS
 
 # `discard c` must name one thing: a colour or a card, never both

@@ -39,11 +39,17 @@ def main():
               help="Measure the seconds BOTSPEC takes per turn instead (what a person "
                    "waits), over --turn-games games against greedy.")
 @click.option("--turn-games", default=3, show_default=True, type=click.IntRange(1))
+@click.option("--openspiel", "openspiel", is_flag=True,
+              help="Measure OpenSpiel's MCTS through coexist_ai.openspiel, over the "
+                   "C engine and over the pure-Python reference (needs [openspiel]).")
+@click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
+              help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games, seed, search, python, turns_spec, turn_games, cards_spec):
+def bench(games, seed, search, python, turns_spec, turn_games, openspiel, simulations,
+          cards_spec):
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
-    from coexist_ai.bench import (format_figures, run_bench, run_python_bench,
-                                  run_search_bench, turn_seconds)
+    from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
+                                  run_python_bench, run_search_bench, turn_seconds)
     card_set = _card_set(cards_spec)
     if turns_spec:
         from coexist_ai.bots import make_bot
@@ -51,6 +57,8 @@ def bench(games, seed, search, python, turns_spec, turn_games, cards_spec):
         figures = turn_seconds(card_set, turns_spec, turn_games, seed)
     elif search:
         figures = run_search_bench(card_set)
+    elif openspiel:
+        figures = run_openspiel_bench(cards_spec, simulations, seed)
     elif python:
         figures = run_python_bench(card_set, games or 200, seed)
     else:

@@ -86,9 +86,26 @@ def default_save_path():
     return path
 
 
+def _in_game(path, index, make):
+    """make(): a replay or a resumed game of the record at `index` of the
+    file at `path`, whose refusals (a move that cannot be played, a deck
+    that is not the card set's, a bot spec that names no bot) name that
+    file and game."""
+    from coexist_ai.errors import CoexistError
+    from coexist_ai.play.gamefile import GameFileError
+    try:
+        return make()
+    except CoexistError as e:
+        raise GameFileError(f"{path}: game {index + 1}: {e}") from None
+
+
 def _existing_records(path):
+    """The games already in the save file (refused before the game if it
+    is no file to save to, not at the game's first save)."""
+    from coexist_ai.play.gamefile import check_save_path
     from coexist_ai.records import read_records
-    return read_records(path) if os.path.isfile(path) else []
+    check_save_path(path)
+    return read_records(path) if os.path.exists(path) else []
 
 
 @click.command()
@@ -144,7 +161,7 @@ def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, 
             raise click.UsageError(f"{', '.join(given)}: the saved game already sets "
                                    "these; drop them with --resume")
         records, index = gamefile.load_game(resume, game)
-        record = records[index]
+        record, source = records[index], index
         if record.get("end") != gamefile.UNFINISHED:
             raise gamefile.GameFileError(
                 f"{resume}: game {index + 1} is over (end {record.get('end')!r}): "
@@ -176,7 +193,9 @@ def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, 
         save = save or default_save_path()
         records, index = _existing_records(save), None
         console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")
-    session = PlaySession(card_set, record, console, save, hint_spec, records, index)
+    def start():
+        return PlaySession(card_set, record, console, save, hint_spec, records, index)
+    session = _in_game(resume, source, start) if resume else start()
     ctx.exit(session.run())
 
 
@@ -211,8 +230,9 @@ def replay(file, game, to_end, move, cards_spec, color, no_clear):
     if to_end and move is not None:
         raise click.UsageError("--to-end and --move: give one of them")
     records, index = gamefile.load_game(file, game if game is not None else 1)
-    viewer = Replay(_card_set(cards_spec), records[index],
-                    f"{os.path.basename(file)} game {index + 1} of {len(records)}")
+    card_set = _card_set(cards_spec)
+    viewer = _in_game(file, index, lambda: Replay(
+        card_set, records[index], f"{os.path.basename(file)} game {index + 1} of {len(records)}"))
     style = detect_style(color)
     if to_end or move is not None:
         k = viewer.last if to_end else move

@@ -8,7 +8,7 @@ import tomllib
 import click
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.schedule import Entrant
+from coexist_ai.schedule import Entrant, Schedule
 
 DEFAULT_A = "ismcts:iterations=2000"
 
@@ -58,7 +58,7 @@ def print_results(standings):
     if standings.interrupted:
         out = click.get_current_context().params.get("out")
         again = "coexist-ai " + shlex.join(sys.argv[1:])
-        click.echo(f"interrupted after {len(standings.records)} games; " + (
+        click.echo(f"interrupted after {standings.recorded} games; " + (
             f"they are in {out}: resume with\n  {again}" if out else
             "none was saved (no --out): rerun with --out FILE to keep the games"), err=True)
         sys.exit(130)
@@ -73,8 +73,13 @@ def choose_seed(seed, out, echo):
     if seed is not None:
         return seed
     if out and os.path.isfile(out):
-        from coexist_ai.records import read_records
-        seeds = {r.get("seed") for r in read_records(out)} - {None}
+        from coexist_ai.records import numbered_records
+        seeds = set()
+        for _, record in numbered_records(out):    # one line at a time
+            seeds.add(record.get("seed"))
+            if len(seeds - {None}) > 1:
+                break
+        seeds -= {None}
         if len(seeds) == 1:
             return seeds.pop()
     seed = secrets.randbits(63)
@@ -95,7 +100,8 @@ def unique_names(specs):
 @click.argument("bot_a", default=DEFAULT_A, required=False)
 @click.argument("bot_b", default=DEFAULT_B, required=False)
 @click.option("--games", default=20, show_default=True, type=click.IntRange(1),
-              help="Games to play (rounded up to whole blocks of seat rotations).")
+              help="Games to play (rounded up to whole rounds: one deal at every distinct "
+                   "seating of the bots).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
 @click.option("--seed", default=None, type=int,
               help="Seed of every deal and bot [default: the seed of the games in --out, "
@@ -130,10 +136,10 @@ def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
     sprt_params = parse_sprt(sprt) if sprt else None
     names = unique_names([bot_a, bot_b])
     seed = choose_seed(seed, out, click.echo)
-    block = players * (1 if players % 2 == 0 else 2)
-    rounds = -(-games // block)
-    t = tm.Tournament("duel", [Entrant(n, s) for n, s in zip(names, [bot_a, bot_b])],
-                      players, "round-robin", rounds, seed, cards_spec, anchor=names[1])
+    entrants = [Entrant(n, s) for n, s in zip(names, [bot_a, bot_b])]
+    per_round = Schedule("round-robin", entrants, players, seed, 1).games_per_round
+    t = tm.Tournament("duel", entrants, players, "round-robin", -(-games // per_round),
+                      seed, cards_spec, anchor=names[1])
     click.echo(f"duel: {names[0]} vs {names[1]}, {len(t.schedule)} games at "
                f"{players} players, seed {seed}")
     stop = sprt_rule(Sprt(*sprt_params)) if sprt_params else None

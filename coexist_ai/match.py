@@ -1,13 +1,14 @@
 """One game between bots, as a referee plays it, and its record.
 
 The referee holds the State; each bot only ever receives its seat's
-Observation. A bot that fails (raises BotFailure, answers an illegal move)
-forfeits: the game stops there, the forfeiting seat is ranked last and the
-others are ranked by the score they have at that moment.
+Observation. A bot that fails (raises BotFailure, raises anything else,
+answers an illegal move) forfeits: the game stops there, the forfeiting seat
+is ranked last and the others are ranked by the score they have at that
+moment. A bot's bug is that bot's lost game, never the end of a tournament.
 """
 import time
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 
 RECORD_FORMAT = "coexist-game"
@@ -23,13 +24,44 @@ class BotFailure(CoexistError):
         self.kind, self.detail = kind, detail
 
 
+REASON_CHARS = 500   # a record keeps the start of a failure's message
+
+
+def as_failure(error):
+    """The forfeit a bot's exception means: a BotFailure as it is; anything
+    else (a bug, a search that cannot run) a crash whose reason is the
+    exception's type and message."""
+    if isinstance(error, BotFailure):
+        return error
+    return BotFailure("crash", f"{type(error).__name__}: {error}"[:REASON_CHARS])
+
+
+class UnstartableBot:
+    """Stands in a seat whose bot could not even be made: it forfeits at
+    the start of the game, with the reason it could not be made."""
+
+    def __init__(self, spec, error):
+        self.spec, self.failure, self.info = spec, as_failure(error), {}
+
+    def new_game(self, seat, num_players):
+        raise self.failure
+
+    def choose(self, observation):
+        raise self.failure
+
+    def close(self):
+        pass
+
+
+def _forfeit(seat, failure):
+    return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+
+
 def play_game(card_set, players, deal_seed, bots, specs, seeds, meta=None):
     """Play one game; returns its record (a dict, see docs/formats.md)."""
-    state = _core.State.new(card_set, players=players, seed=deal_seed)
-    deck = state.referee_draw_pile()
-    raw = state.referee_raw()
-    record = _record_head(card_set, state, raw, specs, seeds, meta)
-    record["deck"] = [card_set.cards[c].id for c in state_initial_deck(raw, deck)]
+    state = _engine.State.new(card_set, players=players, seed=deal_seed)
+    record = _record_head(card_set, state, specs, seeds, meta)
+    record["deck"] = [card_set.cards[c].id for c in state_initial_deck(state)]
     forfeits = _start_bots(bots, players) or _play_moves(state, bots, record)
     _record_result(state, record, forfeits)
     _record_names(record, bots)
@@ -45,13 +77,14 @@ def _record_names(record, bots):
             entry["name"] = name.strip()[:100]
 
 
-def state_initial_deck(raw, remaining):
-    """The full initial order: the five dealt face up, then the pile."""
-    return raw["mission"][:raw["n_mission"]] + remaining
+def state_initial_deck(state):
+    """The full initial order of a new game: the cards dealt face up, then
+    the pile (card indices)."""
+    return [card.index for card in state.mission] + state.referee_draw_pile()
 
 
-def _record_head(card_set, state, raw, specs, seeds, meta):
-    faunas = [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)]
+def _record_head(card_set, state, specs, seeds, meta):
+    faunas = [str(seat.fauna) for seat in state.seats]
     head = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
     head.update(meta or {})
     head.update({
@@ -69,8 +102,8 @@ def _start_bots(bots, players):
     for seat, bot in enumerate(bots):
         try:
             bot.new_game(seat, players)
-        except BotFailure as failure:
-            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+        except Exception as error:  # whatever a bot raises is its forfeit
+            return _forfeit(seat, as_failure(error))
     return []
 
 
@@ -81,8 +114,8 @@ def _play_moves(state, bots, record):
         start = time.perf_counter()
         try:
             action = bots[seat].choose(state.observation(seat))
-        except BotFailure as failure:
-            return [{"seat": seat, "kind": failure.kind, "reason": failure.detail}]
+        except Exception as error:  # whatever a bot raises is its forfeit
+            return _forfeit(seat, as_failure(error))
         elapsed = time.perf_counter() - start
         if not isinstance(action, int) or not state.is_legal(action):
             name = _move_text(state, action)
@@ -108,7 +141,7 @@ def _record_result(state, record, forfeits):
     record.update({
         "end": "forfeit" if forfeits else "normal",
         "scores": scores, "ranks": ranks,
-        "breakdown": state.score_breakdown(),
+        "breakdown": [score.as_dict() for score in state.score_breakdown()],
         "rounds": state.rounds, "forfeits": forfeits,
     })
 
@@ -116,8 +149,8 @@ def _record_result(state, record, forfeits):
 def forfeit_ranks(scores, state, losers):
     """Ranks with the forfeiting seats last (sharing last place), the others
     by score and the track tie-break."""
-    raw = state.referee_raw()
-    key = {p: (-scores[p], raw["players"][p]["track"]) for p in range(len(scores))}
+    tracks = [seat.track for seat in state.seats]
+    key = {p: (-scores[p], tracks[p]) for p in range(len(scores))}
     ranks = []
     for p in range(len(scores)):
         if p in losers:

@@ -9,23 +9,29 @@ choice never has two names.
 import re
 
 from coexist_ai.errors import IllegalMoveError, NotationError
+from coexist_ai.vocabulary import TOKENS, ActionKind
 
-COLOURS = "CFPHS"
-
-# kinds, numbered as CX_A_* in csrc/cx_types.h
-(PASS, END, CENTER, TRAIN_START, APPLY, SKIP, RECRUIT, HOUSE, PROTECT, ASSIGN,
- MOVE, UNASSIGN, RELEASE, TRAIN, DISCARD_TOKEN, DISCARD_ANIMAL) = range(16)
+COLOURS = "".join(TOKENS)   # C F P H S, in the engine's order of codes
 
 # kind -> (word, argument shape): X colour, Y colour, A card, B card
 _SHAPES = {
-    PASS: ("pass", ""), END: ("end", ""), CENTER: ("center", ""),
-    TRAIN_START: ("train", ""), APPLY: ("apply", ""), SKIP: ("skip", ""),
-    RECRUIT: ("recruit", "X"), HOUSE: ("house", "A"), PROTECT: ("protect", "A"),
-    ASSIGN: ("assign", "XA"), MOVE: ("move", "XAB"), UNASSIGN: ("unassign", "XA"),
-    RELEASE: ("release", "A"), TRAIN: ("train", "XY"),
-    DISCARD_TOKEN: ("discard", "X"), DISCARD_ANIMAL: ("discard", "A"),
+    ActionKind.PASS: ("pass", ""), ActionKind.END: ("end", ""),
+    ActionKind.CENTER: ("center", ""), ActionKind.TRAIN_START: ("train", ""),
+    ActionKind.APPLY: ("apply", ""), ActionKind.SKIP: ("skip", ""),
+    ActionKind.RECRUIT: ("recruit", "X"), ActionKind.HOUSE: ("house", "A"),
+    ActionKind.PROTECT: ("protect", "A"), ActionKind.ASSIGN: ("assign", "XA"),
+    ActionKind.MOVE: ("move", "XAB"), ActionKind.UNASSIGN: ("unassign", "XA"),
+    ActionKind.RELEASE: ("release", "A"), ActionKind.TRAIN: ("train", "XY"),
+    ActionKind.DISCARD_TOKEN: ("discard", "X"),
+    ActionKind.DISCARD_ANIMAL: ("discard", "A"),
+    ActionKind.REVEAL: ("reveal", "A"),   # chance: a card comes onto the Mission
 }
 WORDS = sorted({word for word, _ in _SHAPES.values()})
+
+
+def kind_word(kind):
+    """The notation word of an action kind (`ActionKind.ASSIGN` -> 'assign')."""
+    return _SHAPES[kind][0]
 
 # A move is ASCII words (letters, digits, '-') separated by spaces or tabs,
 # with any spaces or tabs around it: nothing else, so that look-alikes

@@ -3,13 +3,19 @@ each game ends, so that a killed run loses at most the games in flight.
 
 A last line without its newline is a game cut off mid-write: `repair`
 removes it (and only it) and says so. Any other bad line is an error that
-names the file and the line, and nothing is rewritten.
+names the file and the line, and nothing is rewritten. Every record read is
+checked field by field (recordschema.py). A run holds its file's lock while
+it writes, so that two runs never write one file.
 """
 import json
 import os
 
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION
+from coexist_ai.paths import PathError, open_for_reading, open_locked_for_append
+from coexist_ai.recordschema import FieldError, check_record
+
+PLAY_RUN = "play"      # the run of a saved play: no schedule, no repeats
 
 
 class RecordsError(CoexistError):
@@ -17,18 +23,36 @@ class RecordsError(CoexistError):
 
 
 def read_records(path):
-    """Every record of a file, checked; a truncated last line is ignored
-    here (see `repair_truncated_tail`)."""
-    records = []
-    with open(path, "rb") as f:
-        data = f.read()
-    lines = data.split(b"\n")
-    complete = lines[:-1]   # the last piece is empty, or a cut-off line
-    for number, line in enumerate(complete, 1):
-        if not line.strip():
-            continue
-        records.append(_parse_line(path, number, line))
-    return records
+    """Every record of a file, checked, in a list (a saved play's few
+    games; a run's records are read one at a time with `numbered_records`);
+    a truncated last line is ignored here (see `repair_truncated_tail`)."""
+    return [record for _, record in numbered_records(path)]
+
+
+def numbered_records(path):
+    """(line number, record) of every complete line of a file, checked,
+    read one line at a time."""
+    for number, _, record in placed_records(path):
+        yield number, record
+
+
+def placed_records(path):
+    """(line number, byte offset, record) of every complete line of a file,
+    checked, read one line at a time."""
+    with open_for_reading(path) as f:
+        offset = 0
+        for number, line in enumerate(f, 1):
+            if not line.endswith(b"\n"):
+                break          # a cut-off last line
+            if line.strip():
+                yield number, offset, _parse_line(path, number, line)
+            offset += len(line)
+
+
+def record_at(path, f, offset):
+    """The record of the line at `offset` of the open file `f` of `path`."""
+    f.seek(offset)
+    return _parse_line(path, f"byte {offset}", f.readline())
 
 
 def _parse_line(path, number, line):
@@ -43,15 +67,30 @@ def _parse_line(path, number, line):
     if record.get("version") != RECORD_VERSION:
         raise RecordsError(f"{path}:{number}: record version {record.get('version')!r}, "
                            f"this build reads version {RECORD_VERSION}")
+    try:
+        check_record(record)
+    except FieldError as e:
+        raise RecordsError(f"{path}:{number}: {e}; no record was changed") from None
     return record
 
 
+TAIL_BLOCK = 1 << 16
+
+
 def truncated_tail(path):
-    """Bytes at the end of the file after its last newline (a cut-off line)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    cut = data.rfind(b"\n") + 1
-    return data[cut:]
+    """Bytes at the end of the file after its last newline (a cut-off
+    line), read from the end: a long file is not read whole."""
+    with open_for_reading(path) as f:
+        pos, tail = f.seek(0, os.SEEK_END), b""
+        while pos > 0:
+            step = min(TAIL_BLOCK, pos)
+            pos -= step
+            f.seek(pos)
+            tail = f.read(step) + tail
+            cut = tail.rfind(b"\n")
+            if cut >= 0:
+                return tail[cut + 1:]
+        return tail
 
 
 def repair_truncated_tail(path):
@@ -62,8 +101,8 @@ def repair_truncated_tail(path):
     # (the last line of a file that holds no records) is not ours to cut
     head = json.dumps({"format": RECORD_FORMAT}, separators=(",", ":"))[:-1].encode()
     if tail and not (tail.startswith(head) or head.startswith(tail)):
-        with open(path, "rb") as f:
-            line = f.read().count(b"\n") + 1
+        with open_for_reading(path) as f:
+            line = sum(block.count(b"\n") for block in iter(lambda: f.read(TAIL_BLOCK), b"")) + 1
         raise RecordsError(f"{path}:{line}: not a {RECORD_FORMAT!r} record and "
                            "not a cut-off one; no record was changed")
     if tail:
@@ -74,14 +113,15 @@ def repair_truncated_tail(path):
 
 
 class RecordWriter:
-    """Appends records to a file, one flushed line each."""
+    """Appends records to a file, one flushed line each, holding the file's
+    lock until closed: a second run on the same file is refused."""
 
     def __init__(self, path):
         self.path = path
         try:
-            self.file = open(path, "a", encoding="utf-8")
-        except OSError as e:
-            raise RecordsError(f"cannot write to {path}: {e.strerror}") from None
+            self.file = open_locked_for_append(path)
+        except PathError as e:
+            raise RecordsError(str(e)) from None
 
     def write(self, record):
         line = json.dumps(record, separators=(",", ":")) + "\n"

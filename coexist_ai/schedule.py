@@ -50,9 +50,25 @@ def tables_for(mode, n_entrants, players):
         [tuple(s % n_entrants for s in range(players))]
 
 
+def distinct_seatings(tables, players):
+    """(table, rotation, line-up) of every distinct way to seat the tables'
+    entrants: a line-up that comes back under rotation (A B A B turned by
+    two seats) is the same game, so only its first rotation is played."""
+    seen, seatings = set(), []
+    for t, table in enumerate(tables):
+        for r in range(players):
+            lineup = tuple(table[(s + r) % players] for s in range(players))
+            if lineup not in seen:
+                seen.add(lineup)
+                seatings.append((t, r, lineup))
+    return seatings
+
+
 class Schedule:
     """The ordered games of a tournament: round by round, each round one
-    deal for every table, each table's block all its rotations."""
+    deal played at every distinct seating of every table (a table's block
+    is its seatings). Games are made one at a time, from their index alone:
+    a schedule of 10^9 games costs no more than one of ten."""
 
     def __init__(self, mode, entrants, players, seed, rounds):
         self.mode, self.entrants = mode, entrants
@@ -61,22 +77,25 @@ class Schedule:
         if not self.tables:
             raise ValueError(f"a {mode} of {len(entrants)} bots at {players} "
                              "players has no table to play")
+        self.seatings = distinct_seatings(self.tables, players)
 
     @property
     def games_per_round(self):
-        return len(self.tables) * self.players
+        return len(self.seatings)
 
     def __len__(self):
         return self.rounds * self.games_per_round
 
-    def games(self):
-        n = self.players
-        for rnd in range(self.rounds):
-            deal_seed = derive_seed(self.seed, "deal", rnd)
-            for t, table in enumerate(self.tables):
-                block = rnd * len(self.tables) + t
-                for r in range(n):
-                    index = block * n + r
-                    lineup = tuple(table[(s + r) % n] for s in range(n))
-                    seeds = tuple(derive_seed(self.seed, "bot", index, s) for s in range(n))
-                    yield GameSpec(index, block, rnd, t, r, lineup, deal_seed, seeds)
+    def game(self, index):
+        """The game at `index`; any index >= 0 has one (more rounds extend a
+        schedule without changing its first games)."""
+        rnd, k = divmod(index, self.games_per_round)
+        table, rotation, lineup = self.seatings[k]
+        seeds = tuple(derive_seed(self.seed, "bot", index, s) for s in range(self.players))
+        return GameSpec(index, rnd * len(self.tables) + table, rnd, table, rotation,
+                        lineup, derive_seed(self.seed, "deal", rnd), seeds)
+
+    def games(self, skip=frozenset()):
+        """Every game in order, made as it is asked for; those whose index
+        is in `skip` (games already played) left out."""
+        return (self.game(index) for index in range(len(self)) if index not in skip)

@@ -1,14 +1,13 @@
 """Print a game move by move (used by `coexist-ai game`)."""
 import random
 
-from coexist_ai import _core
+from coexist_ai import _engine
 
 
 def print_random_game(card_set, players, seed, echo):
-    state = _core.State.new(card_set, players=players, seed=seed)
+    state = _engine.State.new(card_set, players=players, seed=seed)
     rng = random.Random(seed)
-    faunas = [_core.FAUNAS[state.referee_raw()["players"][p]["fauna"]]
-              for p in range(players)]
+    faunas = [str(seat.fauna) for seat in state.seats]
     echo(f"card set {card_set.name!r}, {players} players, seed {seed}, "
          f"faunas by seat: {', '.join(faunas)}")
     turn_of = None
@@ -24,6 +23,6 @@ def print_random_game(card_set, players, seed, echo):
             turn_of = None
     echo("final score:")
     for seat, (parts, rank) in enumerate(zip(state.score_breakdown(), state.ranks())):
-        echo(f"  seat {seat} ({faunas[seat]}): {parts['conservation']} + "
-             f"{parts['reputation']} + {parts['specialty']} = {parts['total']}, "
+        echo(f"  seat {seat} ({faunas[seat]}): {parts.conservation} + "
+             f"{parts.reputation} + {parts.specialty} = {parts.total}, "
              f"place {rank}")

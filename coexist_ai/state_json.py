@@ -8,16 +8,15 @@ byte; reading then writing gives back the same JSON.
 """
 import json
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import StateFormatError
+from coexist_ai.views import BOUNDARIES
+from coexist_ai.vocabulary import (CARETAKERS, MAX_BOARD, MAX_ROUNDS, MISSION_SIZE,
+                                   TOKENS, TRACK_SIZE, Fauna, Location, Phase)
 
 VERSION = 1
 STATE_FORMAT = "coexist-state"
 OBSERVATION_FORMAT = "coexist-observation"
-COLOURS = "CFPHS"
-BOUNDARIES = ("C|F", "F|P", "P|H")
-LOC_DECK, LOC_MISSION, LOC_DISCARD = 1, 2, 3
-LOC_BOARD, LOC_RELEASED, LOC_PROTECTED = 4, 8, 12
 
 
 # ---- writing ---------------------------------------------------------------
@@ -28,67 +27,60 @@ def position_to_json(position, **dump_options):
 
 
 def position_to_dict(position):
-    is_state = isinstance(position, _core.State)
-    raw = position.referee_raw() if is_state else position.public_raw()
+    is_state = isinstance(position, _engine.State)
     cs = position.card_set
-    ids = [card.id for card in cs.cards]
     doc = {
         "format": STATE_FORMAT if is_state else OBSERVATION_FORMAT,
         "version": VERSION,
         "card_set": {"name": cs.name, "sha256": cs.sha256},
-        "players": raw["n_players"],
-        "first_player": raw["first_player"],
-        "current_player": raw["current"],
-        "phase": _core.PHASES[raw["phase"]],
-        "end_triggered": bool(raw["end_triggered"]),
-        "rounds": raw["rounds"],
-        "supply": _tokens(raw["supply"], 5, keep_zero=True),
-        "mission": [ids[c] for c in raw["mission"][:raw["n_mission"]]],
-        "draw_pile_size": raw["deck_len"] - raw["deck_pos"],
-        "draw_pile_contents": sorted(_where(raw, cs, LOC_DECK), key=cs.index_of),
-        "discard": _where(raw, cs, LOC_DISCARD),
-        "turn": _turn_to_dict(raw, ids),
-        "seats": [_seat_to_dict(raw, cs, p) for p in range(raw["n_players"])],
+        "players": position.num_players,
+        "first_player": position.first_player,
+        "current_player": position.turn_seat,
+        "phase": str(position.phase),
+        "end_triggered": position.end_triggered,
+        "rounds": position.rounds,
+        "supply": _tokens(position.supply, keep_zero=True),
+        "mission": [card.id for card in position.mission],
+        "draw_pile_size": position.draw_pile_size(),
+        "draw_pile_contents": [cs.cards[c].id for c in position.draw_pile_contents()],
+        "discard": [card.id for card in position.discard_pile],
+        "turn": _turn_to_dict(position.turn),
+        "seats": [_seat_to_dict(seat) for seat in position.seats],
     }
+    if position.explicit_chance:   # written only when on: older documents stay as they were
+        doc["explicit_chance"] = True
     if is_state:
-        doc["draw_pile_order"] = [ids[c] for c in position.referee_draw_pile()]
+        doc["draw_pile_order"] = [cs.cards[c].id for c in position.referee_draw_pile()]
     else:
         doc["viewer"] = position.viewer
     return doc
 
 
-def _tokens(counts, n, keep_zero=False):
-    return {COLOURS[x]: counts[x] for x in range(n) if keep_zero or counts[x]}
+def _tokens(counts, keep_zero=False):
+    return {colour: n for colour, n in counts._asdict().items() if keep_zero or n}
 
 
-def _where(raw, cs, loc):
-    return [card.id for card in cs.cards if raw["loc"][card.index] == loc]
-
-
-def _turn_to_dict(raw, ids):
-    phase = _core.PHASES[raw["phase"]]
+def _turn_to_dict(turn):
     return {
-        "step": raw["step"],
-        "capture_used": raw["capture_used"],
-        "trained_up": [b for i, b in enumerate(BOUNDARIES) if raw["train_up"] >> i & 1],
-        "trained_down": [b for i, b in enumerate(BOUNDARIES) if raw["train_down"] >> i & 1],
-        "effect_card": ids[raw["effect_card"]] if phase == "effect" else None,
+        "step": turn.step,
+        "capture_used": turn.capture_used,
+        "trained_up": list(turn.trained_up),
+        "trained_down": list(turn.trained_down),
+        "effect_card": turn.effect_card.id if turn.effect_card else None,
     }
 
 
-def _seat_to_dict(raw, cs, p):
-    pl = raw["players"][p]
+def _seat_to_dict(seat):
     return {
-        "fauna": _core.FAUNAS[pl["fauna"]],
-        "turns": pl["turns"],
-        "track": pl["track"],
-        "pool": _tokens(pl["pool"], 4, keep_zero=True),
-        "board": [{"card": cs.cards[sl["card"]].id, "on": _tokens(sl["on"], 5),
-                   "movable": _tokens(sl["movable"], 4)}
-                  for sl in pl["board"][:pl["n_board"]]],
-        "released": _where(raw, cs, LOC_RELEASED + p),
-        "protected": _where(raw, cs, LOC_PROTECTED + p),
-        "start_recruit_order": [COLOURS[c] for c in pl["start_recruit"][:pl["n_start_recruit"]]],
+        "fauna": str(seat.fauna),
+        "turns": seat.turns,
+        "track": seat.track,
+        "pool": _tokens(seat.pool, keep_zero=True),
+        "board": [{"card": animal.card.id, "on": _tokens(animal.on),
+                   "movable": _tokens(animal.movable)} for animal in seat.board],
+        "released": [card.id for card in seat.released],
+        "protected": [card.id for card in seat.protected],
+        "start_recruit_order": [str(c) for c in seat.effects.start_recruit],
     }
 
 
@@ -99,7 +91,8 @@ def state_from_json(text, card_set=None):
     doc = _parse(text)
     card_set = _check_header(doc, STATE_FORMAT, card_set)
     raw, at_turn_start = _Reader(doc, card_set).raw()
-    return _core.State.from_raw(card_set, raw, begin_turn=at_turn_start)
+    return _engine.State._from_raw(card_set, raw, begin_turn=at_turn_start,
+                                   derive_effects=True)
 
 
 def observation_from_json(text, card_set=None):
@@ -110,7 +103,8 @@ def observation_from_json(text, card_set=None):
     viewer = doc.get("viewer", raw["current"])
     if not isinstance(viewer, int) or not 0 <= viewer < raw["n_players"]:
         raise StateFormatError(f"viewer: {viewer!r} is not a seat")
-    return _core.Observation.from_raw(card_set, raw, viewer, begin_turn=at_turn_start)
+    return _engine.Observation._from_raw(card_set, raw, viewer, begin_turn=at_turn_start,
+                                         derive_effects=True)
 
 
 
@@ -178,12 +172,12 @@ class _Reader:
         values = self.get(obj, key, path, list, default=[])
         return [self.card(c, f"{path}{key}[{i}]") for i, c in enumerate(values)]
 
-    def tokens(self, obj, key, path, n, default=None):
+    def tokens(self, obj, key, path, colours, default=None):
         counts = self.get(obj, key, path, dict, default=default)
         for colour in counts:
-            if colour not in tuple(COLOURS[:n]):
-                self.fail(f"{path}{key}", colour, f"colours among {' '.join(COLOURS[:n])}")
-        return [self.get(counts, c, f"{path}{key}.", default=0) for c in COLOURS[:n]]
+            if colour not in colours:
+                self.fail(f"{path}{key}", colour, f"colours among {' '.join(colours)}")
+        return [self.get(counts, c, f"{path}{key}.", default=0) for c in colours]
 
     def raw(self):
         doc = self.doc
@@ -191,19 +185,21 @@ class _Reader:
         seats = self.get(doc, "seats", "", list)
         if len(seats) != n:
             self.fail("seats", f"{len(seats)} seats", f"one per player ({n})")
-        raw = _blank_raw()
+        raw = _engine._blank_raw()
         raw.update(n_players=n,
                    first_player=self.get(doc, "first_player", "", hi=n - 1),
                    current=self.get(doc, "current_player", "", hi=n - 1),
                    end_triggered=int(self.get(doc, "end_triggered", "", bool)),
-                   rounds=self.get(doc, "rounds", "", hi=250),
-                   supply=self.tokens(doc, "supply", "", 5))
+                   rounds=self.get(doc, "rounds", "", hi=MAX_ROUNDS),
+                   supply=self.tokens(doc, "supply", "", TOKENS),
+                   explicit_chance=int(self.get(doc, "explicit_chance", "", bool,
+                                                default=False)))
         phase = doc.get("phase")
         at_turn_start = phase is None
         if not at_turn_start:
-            if phase not in _core.PHASES:
-                self.fail("phase", phase, f"one of {', '.join(_core.PHASES)}")
-            raw["phase"] = _core.PHASES.index(phase)
+            if phase not in tuple(Phase):
+                self.fail("phase", phase, f"one of {', '.join(Phase)}")
+            raw["phase"] = Phase(phase).code
         self.read_cards(raw, seats)
         self.read_turn(raw, phase)
         for p, seat in enumerate(seats):
@@ -213,27 +209,27 @@ class _Reader:
     def read_cards(self, raw, seats):
         faunas = [self.get(s, "fauna", f"seats[{p}].", str) for p, s in enumerate(seats)]
         for p, f in enumerate(faunas):
-            if f not in _core.FAUNAS or faunas.index(f) != p:
-                self.fail(f"seats[{p}].fauna", f, f"a distinct fauna among {', '.join(_core.FAUNAS)}")
+            if f not in tuple(Fauna) or faunas.index(f) != p:
+                self.fail(f"seats[{p}].fauna", f, f"a distinct fauna among {', '.join(Fauna)}")
         in_game = [c for c in self.cs.cards if c.fauna in faunas]
         mission = self.cards(self.doc, "mission", "")
-        if len(mission) > 5:
-            self.fail("mission", self.doc["mission"], "at most 5 cards")
+        if len(mission) > MISSION_SIZE:
+            self.fail("mission", self.doc["mission"], f"at most {MISSION_SIZE} cards")
         order = self.draw_order(in_game)
         raw["deck_len"] = len(in_game)
         raw["deck_pos"] = len(in_game) - len(order)
         raw["deck"][raw["deck_pos"]:raw["deck_len"]] = order
         raw["mission"][:len(mission)] = mission
         raw["n_mission"] = len(mission)
-        places = [(LOC_DECK, order), (LOC_MISSION, mission),
-                  (LOC_DISCARD, self.cards(self.doc, "discard", ""))]
+        places = [(Location.DECK.code, order), (Location.MISSION.code, mission),
+                  (Location.DISCARD.code, self.cards(self.doc, "discard", ""))]
         for p, seat in enumerate(seats):
             path = f"seats[{p}]."
             board = [self.card(sl.get("card") if isinstance(sl, dict) else sl, f"{path}board[{i}].card")
                      for i, sl in enumerate(self.get(seat, "board", path, list, default=[]))]
-            places += [(LOC_BOARD + p, board),
-                       (LOC_RELEASED + p, self.cards(seat, "released", path)),
-                       (LOC_PROTECTED + p, self.cards(seat, "protected", path))]
+            places += [(Location.BOARD.code + p, board),
+                       (Location.RELEASED.code + p, self.cards(seat, "released", path)),
+                       (Location.PROTECTED.code + p, self.cards(seat, "protected", path))]
         self.place_cards(raw, places, in_game)
 
     def draw_order(self, in_game):
@@ -284,67 +280,37 @@ class _Reader:
 
     def read_seat(self, raw, p, seat, path, at_turn_start):
         pl = raw["players"][p]
-        pl["fauna"] = _core.FAUNAS.index(seat["fauna"])
+        pl["fauna"] = Fauna(seat["fauna"]).code
         pl["turns"] = self.get(seat, "turns", path, default=0)
-        pl["track"] = self.get(seat, "track", path, hi=8, default=0)
-        pl["pool"] = self.tokens(seat, "pool", path, 4, default={})
+        pl["track"] = self.get(seat, "track", path, hi=TRACK_SIZE, default=0)
+        pl["pool"] = self.tokens(seat, "pool", path, CARETAKERS, default={})
         board = self.get(seat, "board", path, list, default=[])
-        if len(board) > 16:
-            self.fail(f"{path}board", f"{len(board)} animals", "at most 16")
+        if len(board) > MAX_BOARD:
+            self.fail(f"{path}board", f"{len(board)} animals", f"at most {MAX_BOARD}")
         for i, entry in enumerate(board):
             entry = entry if isinstance(entry, dict) else {"card": entry}
             where = f"{path}board[{i}]."
             slot = pl["board"][i]
             slot["card"] = self.cs.by_id[entry["card"]].index
-            slot["on"] = self.tokens(entry, "on", where, 5, default={})
+            slot["on"] = self.tokens(entry, "on", where, TOKENS, default={})
             # tokens without a stated anti-cycle count have been there since
             # the start of the turn
             given = "movable" in entry and not at_turn_start
-            slot["movable"] = (self.tokens(entry, "movable", where, 4) if given
-                               else slot["on"][:4])
+            slot["movable"] = (self.tokens(entry, "movable", where, CARETAKERS) if given
+                               else slot["on"][:len(CARETAKERS)])
         pl["n_board"] = len(board)
         self.read_effects(pl, seat, path, raw["loc"], p)
 
     def read_effects(self, pl, seat, path, loc, p):
-        """Permanent effects owned follow from the released cards; only the
-        order of start_recruit effects (the release order) is stored."""
-        released = [c for c in self.cs.cards if loc[c.index] == LOC_RELEASED + p]
-        pl["n_released"] = len(released)
-        recruits = []
-        for card in released:
-            e = card.effect
-            kind = e.kind if e else None
-            if kind == "start_recruit":
-                recruits.append(e.colour)
-            elif kind == "capture_bonus":
-                pl["capture_bonus"] += e.amount
-            elif kind == "extra_space":
-                pl["extra_spaces"] += 1
-            elif kind == "double_protect":
-                pl["double_protect"][COLOURS.index(e.colour)] += 1
-            elif kind == "skip_survival":
-                pl["skip_survival"] += 1
-            elif kind == "train_one_to_one":
-                pl["one_to_one"][COLOURS.index(e.from_colour)] |= 1 << COLOURS.index(e.to_colour)
+        """Only the order of start_recruit effects (the release order) is in
+        the document; the engine derives the rest of what a seat owns from
+        the animals it released (derive_effects)."""
+        released = [c for c in self.cs.cards if loc[c.index] == Location.RELEASED.code + p]
+        recruits = [c.effect.colour for c in released
+                    if c.effect and c.effect.kind == "start_recruit"]
         order = self.get(seat, "start_recruit_order", path, list, default=recruits)
-        if not all(c in tuple(COLOURS[:4]) for c in order) or sorted(order) != sorted(recruits):
+        if not all(c in CARETAKERS for c in order) or sorted(order) != sorted(recruits):
             self.fail(f"{path}start_recruit_order", order,
                       f"the colours of the released start_recruit animals {sorted(recruits)}")
-        pl["start_recruit"][:len(order)] = [COLOURS.index(c) for c in order]
+        pl["start_recruit"][:len(order)] = [CARETAKERS.index(c) for c in order]
         pl["n_start_recruit"] = len(order)
-
-
-def _blank_raw():
-    slot = lambda: {"card": 0, "on": [0] * 5, "movable": [0] * 4}
-    player = lambda: {"board": [slot() for _ in range(16)], "n_board": 0,
-                      "pool": [0] * 4, "track": 0, "fauna": 0, "turns": 0,
-                      "n_released": 0, "n_start_recruit": 0,
-                      "start_recruit": [0] * 16, "extra_spaces": 0,
-                      "capture_bonus": 0, "skip_survival": 0,
-                      "double_protect": [0] * 4, "one_to_one": [0] * 4}
-    return {"n_players": 0, "first_player": 0, "current": 0, "phase": 0,
-            "end_triggered": 0, "rounds": 0, "supply": [0] * 5, "n_mission": 0,
-            "mission": [0] * 5, "deck_len": 0, "deck_pos": 0, "step": 0,
-            "capture_used": 0, "train_up": 0, "train_down": 0, "effect_card": 0,
-            "deck": [0] * 128, "loc": [0] * 128,
-            "players": [player() for _ in range(4)]}

@@ -7,13 +7,14 @@ import os
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import resolve_card_set
-from coexist_ai.match import play_game
-from coexist_ai.records import (RecordsError, RecordWriter, read_records,
-                                repair_truncated_tail)
+from coexist_ai.cards import CardSetError, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
+from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
+from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
+                                repair_truncated_tail)
+from coexist_ai.repeats import Repeats
 from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Schedule
 
@@ -46,37 +47,82 @@ class Tournament:
                 "block": game.block, "round": game.round, "rotation": game.rotation,
                 "entrants": [self.entrants[i].name for i in game.lineup]}
 
+    def record_head(self, index):
+        """What the record of the game at `index` says of its place in the
+        schedule and of who played it."""
+        game = self.schedule.game(index)
+        bots = [{"spec": self.entrants[i].spec, "seed": seed}
+                for i, seed in zip(game.lineup, game.bot_seeds)]
+        return dict(self.meta(game), players=self.players, bots=bots)
 
-def _play_one(cards_spec, players, game, specs, meta):
-    """Worker: play one scheduled game (in whatever process)."""
+
+def _play_one(cards_spec, players, game, specs, meta, sha256=None):
+    """Worker: play one scheduled game (in whatever process). `sha256`: the
+    card set the run started with; a file edited since is refused, rather
+    than its games recorded as if they were the run's."""
     card_set = resolve_card_set(cards_spec)
-    bots = [make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
+    if sha256 and card_set.sha256 != sha256:
+        raise CardSetError(cards_spec, f"changed during the run (sha256 "
+                           f"{card_set.sha256[:12]}..., the run's {sha256[:12]}...): the "
+                           "records written are intact; restore the file to resume")
+    bots = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
     try:
         return play_game(card_set, players, game.deal_seed, bots, specs,
                          list(game.bot_seeds), meta)
     finally:
         for bot in bots:
-            bot.close()
+            _close(bot)
 
 
-def load_existing(path, tournament):
-    """Records already in `path` for this tournament (repairing a cut-off
-    last line); refuses records of another tournament or card set."""
-    # only a regular file can hold records (reading /dev/full never ends)
-    if not path or not os.path.isfile(path):
-        return [], 0
-    records = read_records(path)   # checked before anything is cut off
-    for number, record in enumerate(records, 1):
-        if record.get("card_set", {}).get("sha256") != tournament.card_set.sha256:
-            raise RecordsError(f"{path}: record {number} was played with card set "
-                               f"{record.get('card_set')!r}, not {tournament.card_set.name!r}; "
-                               "use another --out file")
-        if record.get("run") != tournament.run_id:
-            raise RecordsError(f"{path}: record {number} belongs to another tournament "
-                               f"(run {record.get('run')!r}, this one is {tournament.run_id}); "
-                               "use another --out file")
+def _make_bot(spec, seed):
+    """The bot of a seat; one that cannot be made (its spec was checked,
+    but making it can still fail: memory, a preset file gone) forfeits."""
+    try:
+        return make_bot(spec, seed)
+    except Exception as error:
+        return UnstartableBot(spec, error)
+
+
+def _close(bot):
+    """The game is decided and its record made: a bot failing to close
+    must not lose it."""
+    try:
+        bot.close()
+    except Exception:
+        pass
+
+
+def load_existing(path, tournament, standings, warn):
+    """Count the records already in `path` for this tournament into
+    `standings`, one line at a time, each game once (repairing a cut-off
+    last line); refuses records of another tournament, another card set,
+    or that its schedule does not hold. Returns the games done (a GameSet)
+    and the bytes repaired."""
+    repeats = Repeats()
+    if not path or not os.path.exists(path):
+        return repeats.seen[tournament.run_id], 0
+    for line, record in numbered_records(path):   # all checked before anything is cut off
+        _check_belongs(path, line, record, tournament)
+        if not repeats.is_repeat(path, line, record):
+            standings.add(record)
     repaired = repair_truncated_tail(path)
-    return records, repaired
+    repeats.report([path], warn)
+    return repeats.seen[tournament.run_id], repaired
+
+
+def _check_belongs(path, line, record, tournament):
+    where = f"{path}:{line}: game {record['game']}"
+    if record["card_set"]["sha256"] != tournament.card_set.sha256:
+        raise RecordsError(f"{where} was played with card set {record['card_set']!r}, "
+                           f"not {tournament.card_set.name!r}; use another --out file")
+    if record["run"] != tournament.run_id:
+        raise RecordsError(f"{where} belongs to another tournament (run {record['run']!r}, "
+                           f"this one is {tournament.run_id}); use another --out file")
+    for key, value in tournament.record_head(record["game"]).items():
+        if record.get(key) != value:
+            raise RecordsError(f"{where} is not the game this tournament's schedule has "
+                               f"at {record['game']}: its {key} is {record.get(key)!r}, the "
+                               f"schedule's {value!r}; use another --out file")
 
 
 def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
@@ -84,22 +130,33 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
-    `stop_failing`."""
-    records, repaired = load_existing(out, tournament)
+    `stop_failing`. The records file is locked for the whole run: a second
+    run on it is refused."""
+    writer = RecordWriter(out) if out else None     # before reading: the lock
+    try:
+        return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
+                    stop_rule, echo, backend, address, stop_failing)
+    finally:
+        if writer:
+            writer.close()
+
+
+def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
+         stop_failing):
+    standings = Standings(tournament)
+    done, repaired = load_existing(out, tournament, standings, echo)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
-    done = {r["game"] for r in records}
-    standings = Standings(tournament, records)
-    todo = [g for g in tournament.schedule.games() if g.index not in done]
-    if records:
-        echo(f"{out}: {len(records)} games already played, {len(todo)} to go")
-    writer = RecordWriter(out) if out else None
-    jobs = jobs or os.cpu_count() or 1
+    schedule = tournament.schedule
+    todo = schedule.games(skip=done)    # lazy: made as the workers need them
+    if done:
+        left = len(schedule) - sum(1 for index in done if index < len(schedule))
+        echo(f"{out}: {len(done)} games already played, {left} to go")
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
-               itertools.islice(tournament.schedule.games(), tournament.schedule.games_per_round)],
-              tournament.schedule.rounds, done, jobs)
-    bar = Progress(len(tournament.schedule), len(done), LiveLine(standings), eta, progress)
+               itertools.islice(schedule.games(), schedule.games_per_round)],
+              schedule.rounds, done, jobs)
+    bar = Progress(len(schedule), len(done), LiveLine(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):
             with held():     # an interrupt now would leave a game saved but not counted
@@ -117,8 +174,6 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
         standings.interrupted = True
     finally:
         bar.close()
-        if writer:
-            writer.close()
     return standings
 
 
@@ -127,5 +182,5 @@ def _execute(tournament, games, jobs, backend="local", address=None):
     def args(game):
         specs = [tournament.entrants[i].spec for i in game.lineup]
         return (tournament.cards_spec, tournament.players, game, specs,
-                tournament.meta(game))
+                tournament.meta(game), tournament.card_set.sha256)
     return execute(_play_one, (args(g) for g in games), jobs, backend, address)

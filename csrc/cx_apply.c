@@ -69,8 +69,48 @@ void cx_begin_turn(cx_state *s) {
     advance_start(s);
 }
 
+static int refill_pending(const cx_state *s) {
+    return s->n_mission < CX_MISSION_SIZE && s->deck_pos < s->deck_len;
+}
+
+void cx_enter_refill(cx_state *s, int opening) {
+    s->phase = CX_PH_REFILL;
+    s->step = (uint8_t)opening;   /* PH_REFILL: 1 for the opening deal */
+    s->capture_used = s->train_up = s->train_down = 0;
+    s->effect_card = 0;
+}
+
+static void hand_over(cx_state *s, const cx_cardset *cs);
+
+/* the end-of-turn refill: dealt in the draw pile's order, or left to
+ * chance decisions, one card at a time */
 static void finish_turn(cx_state *s, const cx_cardset *cs) {
+    if (s->explicit_chance && refill_pending(s)) {
+        cx_enter_refill(s, 0);
+        return;
+    }
     cx_refill_mission(s);
+    hand_over(s, cs);
+}
+
+/* chance: `card`, still in the draw pile, comes onto the Mission */
+static void reveal(cx_state *s, const cx_cardset *cs, int card) {
+    int j = s->deck_pos;
+    while (j < s->deck_len && s->deck[j] != card) j++;
+    if (j == s->deck_len || s->n_mission >= CX_MISSION_SIZE) return;
+    s->deck[j] = s->deck[s->deck_pos];
+    s->deck[s->deck_pos] = (uint8_t)card;
+    s->mission[s->n_mission++] = cx_deal_one(s);
+    s->loc[card] = CX_LOC_MISSION;
+    int opening = s->step;
+    /* as in cx_new_game, the opening deal never triggers the end */
+    if (!opening && s->deck_pos == s->deck_len) s->end_triggered = 1;
+    if (refill_pending(s)) return;
+    if (opening) cx_begin_turn(s);
+    else hand_over(s, cs);
+}
+
+static void hand_over(cx_state *s, const cx_cardset *cs) {
     cx_player *p = CX_CUR(s);
     if (p->turns < UINT8_MAX) p->turns++;   /* only "first turn or not" matters */
     int next = (s->current + 1) % s->n_players;
@@ -307,6 +347,7 @@ static const uint16_t KIND_PHASES[CX_NUM_ACTION_KINDS] = {
     [CX_A_UNASSIGN] = IN(CENTER), [CX_A_RELEASE] = IN(CENTER),
     [CX_A_TRAIN] = IN(TRAIN),
     [CX_A_DISCARD_TOKEN] = IN(DISCARD), [CX_A_DISCARD_ANIMAL] = IN(DISCARD),
+    [CX_A_REVEAL] = IN(REFILL),
 };
 #undef IN
 
@@ -340,6 +381,7 @@ void cx_apply(cx_state *s, const cx_cardset *cs, cx_action a) {
     case CX_A_TRAIN: train(s, cs, p, x, y); break;
     case CX_A_DISCARD_TOKEN: discard_token(s, cs, p, x); break;
     case CX_A_DISCARD_ANIMAL: discard_animal(s, cs, p, ca); break;
+    case CX_A_REVEAL: reveal(s, cs, ca); break;
     default: break;
     }
 }

@@ -6,25 +6,28 @@
 #include <stddef.h>
 #include "cx_internal.h"
 
-/* the parameter fields each effect kind uses */
-enum { USES_COLOUR = 1, USES_AMOUNT = 2, USES_PAIR = 4 };
-static const uint8_t EFFECT_FIELDS[CX_NUM_EFFECTS] = {
-    [CX_EFF_START_RECRUIT] = USES_COLOUR,
-    [CX_EFF_CAPTURE_BONUS] = USES_AMOUNT,
-    [CX_EFF_DISCARD_SURVIVAL] = USES_AMOUNT,
-    [CX_EFF_RECRUIT_TWO] = USES_COLOUR,
-    [CX_EFF_DISCARD_SURVIVAL_RECRUIT] = USES_COLOUR,
-    [CX_EFF_DOUBLE_PROTECT] = USES_COLOUR,
-    [CX_EFF_TRAIN_ONE_TO_ONE] = USES_PAIR,
+const uint8_t CX_EFFECT_IMMEDIATE[CX_NUM_EFFECTS] = {
+    [CX_EFF_DISCARD_SURVIVAL] = 1, [CX_EFF_RECRUIT_TWO] = 1, [CX_EFF_HOUSE_ONE] = 1,
+    [CX_EFF_RECRUIT_MISSION] = 1, [CX_EFF_DISCARD_SURVIVAL_RECRUIT] = 1,
+};
+
+const uint8_t CX_EFFECT_PARAMETERS[CX_NUM_EFFECTS] = {
+    [CX_EFF_START_RECRUIT] = CX_PARAM_COLOUR,
+    [CX_EFF_CAPTURE_BONUS] = CX_PARAM_AMOUNT,
+    [CX_EFF_DISCARD_SURVIVAL] = CX_PARAM_AMOUNT,
+    [CX_EFF_RECRUIT_TWO] = CX_PARAM_COLOUR,
+    [CX_EFF_DISCARD_SURVIVAL_RECRUIT] = CX_PARAM_COLOUR,
+    [CX_EFF_DOUBLE_PROTECT] = CX_PARAM_COLOUR,
+    [CX_EFF_TRAIN_ONE_TO_ONE] = CX_PARAM_PAIR,
 };
 
 static int check_effect(const cx_card *c) {
     if (c->effect >= CX_NUM_EFFECTS) return CX_CS_EFFECT;
-    int uses = EFFECT_FIELDS[c->effect];
-    int colour_ok = uses & USES_COLOUR ? c->eff_colour < CX_NUM_CARETAKERS
-                                       : c->eff_colour == 0;
-    int amount_ok = uses & USES_AMOUNT ? c->eff_amount >= 1 : c->eff_amount == 0;
-    int pair_ok = uses & USES_PAIR ? c->eff_from < c->eff_to &&
+    int uses = CX_EFFECT_PARAMETERS[c->effect];
+    int colour_ok = uses & CX_PARAM_COLOUR ? c->eff_colour < CX_NUM_CARETAKERS
+                                           : c->eff_colour == 0;
+    int amount_ok = uses & CX_PARAM_AMOUNT ? c->eff_amount >= 1 : c->eff_amount == 0;
+    int pair_ok = uses & CX_PARAM_PAIR ? c->eff_from < c->eff_to &&
                                      c->eff_to < CX_NUM_CARETAKERS
                                    : (c->eff_from | c->eff_to) == 0;
     return colour_ok && amount_ok && pair_ok ? CX_OK : CX_CS_EFFECT;
@@ -58,6 +61,8 @@ int cx_check_cardset(const cx_cardset *cs) {
         const cx_card *c = &cs->cards[i];
         int err = check_card(c);
         if (err) return err;
+        /* animals first: moves and dense action ids count on it */
+        if (i && c->is_animal && !cs->cards[i - 1].is_animal) return CX_CS_CARDS;
         spaces += c->effect == CX_EFF_EXTRA_SPACE;
         start_recruits += c->effect == CX_EFF_START_RECRUIT;
         if (c->effect == CX_EFF_CAPTURE_BONUS) capture += c->eff_amount;

@@ -18,7 +18,8 @@
  *   7 released counts disagree with the cards released
  *   8 the decision in front of the seat cannot be asked (a start_recruit
  *     step past the seat's effects, an effect card not just released by
- *     the seat, a discard within capacity, a Training with no trade, or no
+ *     the seat, a discard within capacity, a Training with no trade, a
+ *     refill without explicit chance, room or a card to reveal, or no
  *     legal move at all before the end)
  *   9 the permanent effects a seat owns are not those of the animals it
  *     released
@@ -57,7 +58,8 @@ static int check_seat_ranges(const cx_player *pl, const cx_cardset *cs) {
 static int check_ranges(const cx_state *s, const cx_cardset *cs) {
     if (s->n_players < CX_MIN_PLAYERS || s->n_players > CX_MAX_PLAYERS) return 1;
     if (s->current >= s->n_players || s->first_player >= s->n_players) return 1;
-    if (s->phase > CX_PH_OVER || s->n_mission > CX_MISSION_SIZE) return 1;
+    if (s->phase >= CX_NUM_PHASES || s->n_mission > CX_MISSION_SIZE) return 1;
+    if (s->explicit_chance > 1 || (s->phase == CX_PH_REFILL && s->step > 1)) return 1;
     if (s->rounds > cs->max_rounds ||
         (s->rounds == cs->max_rounds && s->phase != CX_PH_OVER)) return 1;
     if (s->end_triggered > 1 || s->train_up > 7 || s->train_down > 7) return 1;
@@ -193,12 +195,6 @@ static int check_capacity(const cx_state *s, const cx_cardset *cs) {
     return 0;
 }
 
-static int immediate_effect(int effect) {
-    return effect == CX_EFF_DISCARD_SURVIVAL || effect == CX_EFF_RECRUIT_TWO ||
-           effect == CX_EFF_HOUSE_ONE || effect == CX_EFF_RECRUIT_MISSION ||
-           effect == CX_EFF_DISCARD_SURVIVAL_RECRUIT;
-}
-
 static int check_decision(const cx_state *s, const cx_cardset *cs) {
     const cx_player *p = CX_CUR(s);
     cx_action moves[CX_MAX_ACTIONS];
@@ -210,14 +206,42 @@ static int check_decision(const cx_state *s, const cx_cardset *cs) {
         break;
     case CX_PH_EFFECT:
         if (s->loc[s->effect_card] != CX_LOC_RELEASED + s->current ||
-            !immediate_effect(cs->cards[s->effect_card].effect)) return 8;
+            !CX_EFFECT_IMMEDIATE[cs->cards[s->effect_card].effect]) return 8;
         break;
     case CX_PH_DISCARD:
         if (cx_player_spaces(p) <= cx_player_capacity(p, cs)) return 8;
         break;
+    case CX_PH_REFILL:   /* a card to reveal, and room for it */
+        if (!s->explicit_chance || s->n_mission >= CX_MISSION_SIZE ||
+            s->deck_pos >= s->deck_len) return 8;
+        break;
     default: break;
     }
     return cx_legal_actions(s, cs, moves) > 0 ? 0 : 8;
+}
+
+void cx_derive_effects(cx_state *s, const cx_cardset *cs) {
+    for (int p = 0; p < s->n_players; p++) {
+        cx_player *pl = &s->players[p], derived;
+        uint8_t given[CX_NUM_CARETAKERS], wanted[CX_NUM_CARETAKERS];
+        owned_effects(s, cs, p, &derived);
+        colour_counts(pl, given);
+        colour_counts(&derived, wanted);
+        int keep_order = pl->n_start_recruit == derived.n_start_recruit &&
+                         !memcmp(given, wanted, sizeof given);
+        if (keep_order) memcpy(derived.start_recruit, pl->start_recruit,
+                               sizeof derived.start_recruit);
+        pl->n_start_recruit = derived.n_start_recruit;
+        memcpy(pl->start_recruit, derived.start_recruit, sizeof pl->start_recruit);
+        pl->capture_bonus = derived.capture_bonus;
+        pl->extra_spaces = derived.extra_spaces;
+        pl->skip_survival = derived.skip_survival;
+        memcpy(pl->double_protect, derived.double_protect, CX_NUM_CARETAKERS);
+        memcpy(pl->one_to_one, derived.one_to_one, CX_NUM_CARETAKERS);
+        pl->n_released = 0;
+        for (int c = 0; c < cs->n_cards; c++)
+            pl->n_released += s->loc[c] == CX_LOC_RELEASED + p;
+    }
 }
 
 int cx_check_bounds(const cx_state *s, const cx_cardset *cs) {

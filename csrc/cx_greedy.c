@@ -75,7 +75,7 @@ static int candidate_moves(const cx_state *s, const cx_cardset *cs,
 
 /* best value reachable from s by the seat's own moves */
 static float best_end(turn_search *ts, const cx_state *s) {
-    if (cx_is_over(s) || s->current != ts->seat)
+    if (cx_is_over(s) || s->current != ts->seat || s->phase == CX_PH_REFILL)
         return cx_greedy_value(s, ts->cs, ts->seat);
     cx_action moves[CX_MAX_ACTIONS];
     int n = candidate_moves(s, ts->cs, moves);

@@ -92,4 +92,7 @@ void cx_own_permanent_effect(cx_player *p, const cx_card *c);
 /* cx_apply.c: refill the Mission board to five; the last card revealed
  * triggers the end */
 void cx_refill_mission(cx_state *s);
+/* cx_apply.c: the refill becomes chance decisions (opening: the first deal
+ * of the game, after which the first seat's turn begins) */
+void cx_enter_refill(cx_state *s, int opening);
 #endif

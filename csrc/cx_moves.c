@@ -1,9 +1,10 @@
 /* cx_moves.c -- legal actions of the decision in front of the current seat.
  *
- * The list is written in a fixed order: by action kind as numbered in
- * cx_types.h, and within a kind by colour, then by board (or Mission) order.
- * Two principles of RULES.md shape it: no two listed moves have the same
- * effect, and a move that would gain nothing is not listed. */
+ * The list comes out in ascending order of the action integers (the layout
+ * of cx_types.h): by kind, then colour Y, colour X, card B, card A. Cards
+ * are walked in card-index order, not board or Mission order, to get there.
+ * Two principles of RULES.md shape the list: no two listed moves have the
+ * same effect, and a move that would gain nothing is not listed. */
 #include <string.h>
 #include "cx_internal.h"
 
@@ -95,17 +96,27 @@ static int gen_recruits(const cx_state *s, const cx_cardset *cs, cx_action *out,
     return n;
 }
 
+/* sort a few card indices in place (at most a board's worth) */
+static void sort_cards(uint8_t *cards, int n) {
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && cards[j - 1] > cards[j]; j--) {
+            uint8_t t = cards[j]; cards[j] = cards[j - 1]; cards[j - 1] = t;
+        }
+}
+
 /* house A for each Mission animal within the capture budget, if a space is
- * free */
+ * free, in card-index order */
 static int gen_houses(const cx_state *s, const cx_cardset *cs, cx_action *out,
                       int budget, int room) {
-    int n = 0;
+    uint8_t found[CX_MISSION_SIZE];
+    int k = 0, n = 0;
     if (room < 1) return 0;
     for (int i = 0; i < s->n_mission; i++) {
         const cx_card *c = &cs->cards[s->mission[i]];
-        if (!c->is_animal || c->capture > budget) continue;
-        PUSH(CX_ACTION(CX_A_HOUSE, 0, 0, s->mission[i], 0));
+        if (c->is_animal && c->capture <= budget) found[k++] = s->mission[i];
     }
+    sort_cards(found, k);
+    for (int i = 0; i < k; i++) PUSH(CX_ACTION(CX_A_HOUSE, 0, 0, found[i], 0));
     return n;
 }
 
@@ -122,10 +133,14 @@ static int gen_choose(const cx_state *s, const cx_cardset *cs, cx_action *out,
     return n;
 }
 
-/* Bit masks over board slots (bit i: slot i), computed in one pass so that
- * the move lists below are written by walking bits, not by re-testing
- * every slot for every colour. */
+/* Bit masks over the board's animals in card-index order (bit k: the k-th
+ * lowest card on the board), computed in one pass so that the move lists
+ * below are written by walking bits, not by re-testing every slot for
+ * every colour. */
 typedef struct {
+    uint8_t card[CX_MAX_BOARD];          /* the board's cards, ascending */
+    uint8_t slot[CX_MAX_BOARD];          /* ... and the slot of each */
+    int n;
     uint32_t needing[CX_NUM_TOKENS];     /* still needs a token of colour x */
     uint32_t movable[CX_NUM_CARETAKERS]; /* holds a movable token of x */
     uint32_t empty;                      /* carries no token at all */
@@ -159,9 +174,13 @@ static inline uint32_t colours_nonzero(const uint8_t *v, int len) {
 
 static void board_masks(const cx_player *p, const cx_cardset *cs, slot_masks *m) {
     memset(m, 0, sizeof *m);
-    for (int i = 0; i < p->n_board; i++) {
-        const cx_slot *sl = &p->board[i];
-        uint32_t bit = 1u << i;
+    m->n = p->n_board;
+    for (int i = 0; i < m->n; i++) m->card[i] = p->board[i].card;
+    sort_cards(m->card, m->n);
+    for (int k = 0; k < m->n; k++) m->slot[k] = (uint8_t)cx_slot_of(p, m->card[k]);
+    for (int k = 0; k < m->n; k++) {
+        const cx_slot *sl = &p->board[m->slot[k]];
+        uint32_t bit = 1u << k;
         uint32_t short_of = colours_short(sl->on, cs->cards[sl->card].needs);
         uint32_t movable = colours_nonzero(sl->movable, CX_NUM_CARETAKERS);
         for (int x = 0; x < CX_NUM_TOKENS; x++)
@@ -173,18 +192,15 @@ static void board_masks(const cx_player *p, const cx_cardset *cs, slot_masks *m)
     }
 }
 
-#define CARD_AT(p, bits) ((p)->board[__builtin_ctz(bits)].card)
-
-/* one action per set bit of `slots`: `base` with the slot's animal as card
- * A (shift 0) or card B (shift 8) */
-static int push_per_slot(const cx_player *p, cx_action *out, uint32_t slots,
-                         cx_action base, int shift) {
+/* one action per set bit of `animals`: `base` with that animal as card A */
+static int push_per_animal(const slot_masks *m, cx_action *out, uint32_t animals,
+                           cx_action base) {
     int n = 0;
     /* a fixed walk over the board with a conditional count: no branch
-     * depends on which slots qualify */
-    for (int i = 0; i < p->n_board; i++) {
-        out[n] = base | (p->board[i].card << shift);
-        n += (slots >> i) & 1;
+     * depends on which animals qualify */
+    for (int k = 0; k < m->n; k++) {
+        out[n] = base | m->card[k];
+        n += (animals >> k) & 1;
     }
     return n;
 }
@@ -197,32 +213,33 @@ static int gen_center(const cx_state *s, const cx_cardset *cs, cx_action *out,
     board_masks(p, cs, &m);
     PUSH(CX_ACTION(CX_A_END, 0, 0, 0, 0));
     if (p->track < CX_TRACK_SIZE)
-        n += push_per_slot(p, out + n, m.empty, CX_ACTION(CX_A_PROTECT, 0, 0, 0, 0), 0);
+        n += push_per_animal(&m, out + n, m.empty, CX_ACTION(CX_A_PROTECT, 0, 0, 0, 0));
     for (int x = 0; x < CX_NUM_TOKENS; x++) {
         int have = (x == CX_S) ? p->track : p->pool[x];
         if (have)
-            n += push_per_slot(p, out + n, m.needing[x],
-                               CX_ACTION(CX_A_ASSIGN, x, 0, 0, 0), 0);
+            n += push_per_animal(&m, out + n, m.needing[x],
+                                 CX_ACTION(CX_A_ASSIGN, x, 0, 0, 0));
     }
+    /* move X A B: by colour, then target B, then source A */
     for (int x = 0; x < CX_NUM_CARETAKERS; x++)
-        for (uint32_t from = m.movable[x]; from; from &= from - 1) {
-            uint32_t low = from & -from;
-            n += push_per_slot(p, out + n, m.needing[x] & ~low,
-                               CX_ACTION(CX_A_MOVE, x, 0, CARD_AT(p, from), 0), 8);
+        for (uint32_t to = m.needing[x]; to; to &= to - 1) {
+            uint32_t low = to & -to;
+            n += push_per_animal(&m, out + n, m.movable[x] & ~low,
+                                 CX_ACTION(CX_A_MOVE, x, 0, 0, m.card[__builtin_ctz(to)]));
         }
     for (int x = 0; x < CX_NUM_CARETAKERS; x++)
         if (m.movable[x] && cx_fits_one_more(p, x, room))
-            n += push_per_slot(p, out + n, m.movable[x],
-                               CX_ACTION(CX_A_UNASSIGN, x, 0, 0, 0), 0);
-    n += push_per_slot(p, out + n, m.complete, CX_ACTION(CX_A_RELEASE, 0, 0, 0, 0), 0);
+            n += push_per_animal(&m, out + n, m.movable[x],
+                                 CX_ACTION(CX_A_UNASSIGN, x, 0, 0, 0));
+    n += push_per_animal(&m, out + n, m.complete, CX_ACTION(CX_A_RELEASE, 0, 0, 0, 0));
     return n;
 }
 
 static int gen_train(const cx_state *s, cx_action *out, int room) {
     int n = 0;
     if (s->step > 0) PUSH(CX_ACTION(CX_A_END, 0, 0, 0, 0));
-    for (int x = 0; x < CX_NUM_CARETAKERS; x++)
-        for (int y = 0; y < CX_NUM_CARETAKERS; y++)
+    for (int y = 0; y < CX_NUM_CARETAKERS; y++)      /* Y sits above X */
+        for (int x = 0; x < CX_NUM_CARETAKERS; x++)
             if (trade_cost(s, x, y, room))
                 PUSH(CX_ACTION(CX_A_TRAIN, x, y, 0, 0));
     return n;
@@ -252,8 +269,21 @@ static int gen_discard(const cx_state *s, cx_action *out) {
     int n = 0;
     for (int x = 0; x < CX_NUM_CARETAKERS; x++)
         if (p->pool[x]) PUSH(CX_ACTION(CX_A_DISCARD_TOKEN, x, 0, 0, 0));
+    uint8_t cards[CX_MAX_BOARD];
+    for (int i = 0; i < p->n_board; i++) cards[i] = p->board[i].card;
+    sort_cards(cards, p->n_board);
     for (int i = 0; i < p->n_board; i++)
-        PUSH(CX_ACTION(CX_A_DISCARD_ANIMAL, 0, 0, p->board[i].card, 0));
+        PUSH(CX_ACTION(CX_A_DISCARD_ANIMAL, 0, 0, cards[i], 0));
+    return n;
+}
+
+/* chance: one reveal per card still in the draw pile, by card index */
+static int gen_reveals(const cx_state *s, cx_action *out) {
+    uint8_t present[CX_MAX_CARDS] = {0};
+    int n = 0;
+    for (int i = s->deck_pos; i < s->deck_len; i++) present[s->deck[i]] = 1;
+    for (int c = 0; c < CX_MAX_CARDS; c++)
+        if (present[c]) PUSH(CX_ACTION(CX_A_REVEAL, 0, 0, c, 0));
     return n;
 }
 
@@ -278,6 +308,7 @@ int cx_legal_actions(const cx_state *s, const cx_cardset *cs, cx_action *out) {
     case CX_PH_TRAIN: return gen_train(s, out, room);
     case CX_PH_EFFECT: return gen_effect(s, cs, out);
     case CX_PH_DISCARD: return gen_discard(s, out);
+    case CX_PH_REFILL: return gen_reveals(s, out);
     default: return 0;
     }
 }

@@ -23,7 +23,8 @@ enum {
 /* -- card sets -----------------------------------------------------------
  * 0 when a card set keeps the engine's limits, else what it breaks: */
 enum {
-    CX_CS_CARDS = 1,        /* more than CX_MAX_CARDS, or bytes past n_cards */
+    CX_CS_CARDS = 1,        /* more than CX_MAX_CARDS, bytes past n_cards, or
+                               an animal after a caretaker card */
     CX_CS_RULES,            /* center_spaces, release_goal or max_rounds */
     CX_CS_CARD,             /* a card's kind, fauna, colour, needs or protect */
     CX_CS_EFFECT,           /* an effect kind or its parameters */
@@ -32,12 +33,29 @@ enum {
     CX_CS_CAPTURE           /* capture_limit + capture_bonus amounts > CX_MAX_CAPTURE */
 };
 int cx_check_cardset(const cx_cardset *cs);
+/* 1 for the effect kinds that act once, right after the release (asked
+ * as an `effect` decision); the others are permanent */
+extern const uint8_t CX_EFFECT_IMMEDIATE[CX_NUM_EFFECTS];
+/* which parameters each effect kind takes (CX_PARAM_* bits) */
+extern const uint8_t CX_EFFECT_PARAMETERS[CX_NUM_EFFECTS];
+
+/* -- dense action ids (cx_actions.c) ------------------------------------ */
+int cx_num_animals(const cx_cardset *cs);           /* they come first */
+int cx_num_distinct_actions(const cx_cardset *cs);
+int cx_action_id(const cx_cardset *cs, cx_action a);  /* -1: no move of cs */
+cx_action cx_action_of_id(const cx_cardset *cs, int id);  /* -1: out of range */
 
 /* -- setup ---------------------------------------------------------------
  * A new game with an explicit draw-pile order (deck[0] is dealt first). */
 int cx_new_game(cx_state *s, const cx_cardset *cs, int n_players,
                 const uint8_t *faunas, int first_player,
                 const uint8_t *deck, int deck_len);
+
+/* A new game in which chance is explicit: the Mission starts empty and
+ * every card it is dealt, the opening five included, is a chance decision
+ * (phase CX_PH_REFILL, moves `reveal <card>`), uniform over the draw pile. */
+int cx_new_game_explicit_chance(cx_state *s, const cx_cardset *cs, int n_players,
+                                const uint8_t *faunas, int first_player);
 
 /* Cards of the chosen faunas in card-index order; returns their number. */
 int cx_cards_of_faunas(const cx_cardset *cs, int n_players,
@@ -89,5 +107,10 @@ int cx_check_invariants(const cx_state *s, const cx_cardset *cs);
  * bytes zero): enough for cx_begin_turn and cx_hide_deck to be safe on a
  * state read from outside, before the rest is checked. */
 int cx_check_bounds(const cx_state *s, const cx_cardset *cs);
+/* Every seat's permanent effects and released count, from the animals it
+ * released (positions written without them: JSON). The start_recruit
+ * colours stay in their given order when they are the released ones,
+ * else they follow card order. Needs cx_check_bounds to hold. */
+void cx_derive_effects(cx_state *s, const cx_cardset *cs);
 
 #endif

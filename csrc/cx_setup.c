@@ -70,6 +70,24 @@ int cx_new_game(cx_state *s, const cx_cardset *cs, int n_players,
     return CX_OK;
 }
 
+int cx_new_game_explicit_chance(cx_state *s, const cx_cardset *cs, int n_players,
+                                const uint8_t *faunas, int first_player) {
+    uint8_t deck[CX_MAX_CARDS];
+    int len = n_players >= CX_MIN_PLAYERS && n_players <= CX_MAX_PLAYERS
+            ? cx_cards_of_faunas(cs, n_players, faunas, deck) : 0;
+    int err = cx_new_game(s, cs, n_players, faunas, first_player, deck, len);
+    if (err) return err;
+    /* take the opening deal back: chance decisions deal it instead */
+    for (int i = 0; i < s->n_mission; i++) s->loc[s->mission[i]] = CX_LOC_DECK;
+    memset(s->mission, 0, sizeof s->mission);
+    s->n_mission = 0;
+    memcpy(s->deck, deck, (size_t)len);
+    s->deck_pos = 0;
+    s->explicit_chance = 1;
+    cx_enter_refill(s, 1);
+    return CX_OK;
+}
+
 int cx_new_game_seeded(cx_state *s, const cx_cardset *cs, int n_players,
                        const uint8_t *faunas, int first_player, uint64_t seed) {
     cx_rng rng;
@@ -95,9 +113,9 @@ int cx_new_game_seeded(cx_state *s, const cx_cardset *cs, int n_players,
 /* ---- score ------------------------------------------------------------ */
 
 int cx_reputation_points(int track) {
-    static const int printed[CX_TRACK_SIZE] = {4, 0, 3, 0, 2, 0, 1, 0};
     int points = 0;
-    for (int space = track; space < CX_TRACK_SIZE; space++) points += printed[space];
+    for (int space = track; space < CX_TRACK_SIZE; space++)
+        points += CX_TRACK_POINTS[space];
     return points;
 }
 

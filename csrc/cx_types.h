@@ -3,7 +3,11 @@
  * Everything the rules engine needs to know about sizes lives here, so that a
  * state is one fixed-size struct without pointers: copying a position is a
  * plain memcpy. All fields are bytes (or arrays of bytes) so the struct has
- * no padding and can be hashed as raw memory. */
+ * no padding and can be hashed as raw memory.
+ *
+ * This header is the game's vocabulary for the whole project: the binding
+ * (coexist_ai/_engine.pxd) exports these enums and limits to Python, and
+ * coexist_ai/vocabulary.py names them; nothing restates a number. */
 #ifndef CX_TYPES_H
 #define CX_TYPES_H
 
@@ -29,16 +33,19 @@
 _Static_assert(CX_MAX_SPACES <= CX_MAX_BOARD, "a full Center fits a board");
 
 /* ---- token colours: caretakers by tier, then Survival ---------------- */
-enum { CX_C = 0, CX_F = 1, CX_P = 2, CX_H = 3, CX_S = 4 };
+enum cx_colour { CX_C = 0, CX_F = 1, CX_P = 2, CX_H = 3, CX_S = 4 };
 #define CX_NUM_CARETAKERS 4     /* C F P H */
 #define CX_NUM_TOKENS 5         /* C F P H S */
 static const uint8_t CX_SUPPLY_START[CX_NUM_TOKENS] = {28, 24, 20, 20, 32};
 
-/* ---- faunas (specialties) -------------------------------------------- */
-enum { CX_FOREST = 0, CX_AIR = 1, CX_SEA = 2, CX_SAVANNAH = 3 };
+/* ---- the Reputation track: points printed on spaces 1..8 -------------- */
+static const uint8_t CX_TRACK_POINTS[CX_TRACK_SIZE] = {4, 0, 3, 0, 2, 0, 1, 0};
 
-/* ---- effect kinds, as numbered in the card-set loader ---------------- */
-enum {
+/* ---- faunas (specialties) -------------------------------------------- */
+enum cx_fauna { CX_FOREST = 0, CX_AIR = 1, CX_SEA = 2, CX_SAVANNAH = 3 };
+
+/* ---- effect kinds ---------------------------------------------------- */
+enum cx_effect_kind {
     CX_EFF_NONE = 0,
     CX_EFF_START_RECRUIT,            /* permanent: colour */
     CX_EFF_CAPTURE_BONUS,            /* permanent: amount */
@@ -54,8 +61,12 @@ enum {
     CX_NUM_EFFECTS
 };
 
+/* the parameters of an effect kind (bits of CX_EFFECT_PARAMETERS[kind],
+ * cx_cardset.c): a colour, an amount, or a (from, to) pair of colours */
+enum cx_effect_parameter { CX_PARAM_COLOUR = 1, CX_PARAM_AMOUNT = 2, CX_PARAM_PAIR = 4 };
+
 /* ---- where a card is -------------------------------------------------- */
-enum {
+enum cx_location {
     CX_LOC_OUT = 0,          /* not in this game (its fauna was not chosen) */
     CX_LOC_DECK = 1,         /* in the draw pile (hidden order) */
     CX_LOC_MISSION = 2,      /* face up on the Mission board */
@@ -93,7 +104,7 @@ typedef struct {
 } cx_cardset;
 
 /* ---- decisions ------------------------------------------------------- */
-enum {
+enum cx_phase {
     CX_PH_START = 0,   /* start_recruit effects: apply / skip */
     CX_PH_CHOOSE,      /* choose the option of the turn */
     CX_PH_RECRUIT,     /* Mission A after the first recruit */
@@ -102,7 +113,10 @@ enum {
     CX_PH_TRAIN,       /* Training trades */
     CX_PH_EFFECT,      /* the immediate effect of a released animal */
     CX_PH_DISCARD,     /* end of turn, over capacity */
-    CX_PH_OVER         /* the game has ended */
+    CX_PH_OVER,        /* the game has ended */
+    CX_PH_REFILL,      /* explicit chance only: the end-of-turn refill
+                          reveals the next Mission card (a chance node) */
+    CX_NUM_PHASES
 };
 
 /* ---- state ----------------------------------------------------------- */
@@ -151,6 +165,8 @@ typedef struct {
     uint8_t train_up;       /* PH_TRAIN: tier boundaries crossed upwards */
     uint8_t train_down;     /* PH_TRAIN: ... and downwards (bit i: i|i+1) */
     uint8_t effect_card;    /* PH_EFFECT: the released animal */
+    uint8_t explicit_chance;/* 1: the refill is a chance decision (PH_REFILL)
+                               instead of dealing from deck[]'s order */
     uint8_t deck[CX_MAX_CARDS];   /* draw order; only the tail is hidden */
     uint8_t loc[CX_MAX_CARDS];    /* CX_LOC_* of every card */
     cx_player players[CX_MAX_PLAYERS];
@@ -168,7 +184,7 @@ typedef struct {
  * Unused fields are zero, so each move has exactly one integer. */
 typedef int32_t cx_action;
 
-enum {
+enum cx_action_kind {
     CX_A_PASS = 0,      /* pass (nothing else is legal) */
     CX_A_END,           /* end the option / the effect */
     CX_A_CENTER,        /* choose the Conservation Center */
@@ -185,6 +201,7 @@ enum {
     CX_A_TRAIN,         /* train X Y */
     CX_A_DISCARD_TOKEN, /* discard X */
     CX_A_DISCARD_ANIMAL,/* discard A */
+    CX_A_REVEAL,        /* chance (PH_REFILL): card A comes onto the Mission */
     CX_NUM_ACTION_KINDS
 };
 

@@ -8,10 +8,12 @@ module never shadows the installed package. The command is the same `run()`
 entry point the console script calls, so exit codes and error formatting are
 the installed ones.
 """
+import contextlib
 import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import coexist_ai
@@ -37,20 +39,56 @@ def cli_argv(*args):
     return [*PYTHON, "-c", ENTRY, *map(str, args)]
 
 
-def cli(*args, timeout=120, max_memory=None):
-    """Run one command to its end; returns the CompletedProcess (text).
-    `max_memory` (bytes) caps the address space, for commands that would eat
-    the machine's memory if a bug came back."""
+def _memory_cap(max_memory):
+    """A preexec_fn capping the address space at `max_memory` bytes (None:
+    no cap), for commands that would eat the machine's memory if a bug
+    came back."""
+    if not max_memory:
+        return None
+
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
+    return limit
+
+
+def cli(*args, timeout=120, max_memory=None):
+    """Run one command to its end; returns the CompletedProcess (text)."""
     return subprocess.run(cli_argv(*args), cwd=ROOT, env=cli_env(), capture_output=True,
-                          text=True, timeout=timeout, preexec_fn=limit if max_memory else None)
+                          stdin=subprocess.DEVNULL,
+                          text=True, timeout=timeout, preexec_fn=_memory_cap(max_memory))
 
 
-def start_cli(*args):
+def start_cli(*args, max_memory=None):
     """Start a command without waiting (for killing it mid-run)."""
     return subprocess.Popen(cli_argv(*args), cwd=ROOT, env=cli_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=_memory_cap(max_memory))
+
+
+def lines_of(path):
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def wait_for_records(proc, path, count, seconds=60):
+    """Wait until `path` holds `count` complete lines while `proc` runs
+    (fails if it ends first, or after `seconds`: a guard, not a measure)."""
+    deadline = time.monotonic() + seconds
+    while lines_of(path) < count:
+        assert proc.poll() is None, proc.stderr.read()
+        assert time.monotonic() < deadline, f"fewer than {count} records in {seconds} s"
+        time.sleep(0.01)
+
+
+@contextlib.contextmanager
+def killed_at_exit(*args, max_memory=None):
+    """A started command (see start_cli), SIGKILLed when the block ends."""
+    proc = start_cli(*args, max_memory=max_memory)
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
 
 
 def assert_ok(proc):

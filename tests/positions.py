@@ -34,7 +34,7 @@ loader's consistency checks (token totals, every card in one place):
 """
 import json
 
-from coexist_ai._core import State
+from coexist_ai._engine import State
 from coexist_ai.cards import card_set_from_data, default_card_set
 
 CS = default_card_set()

@@ -133,7 +133,7 @@ def check_observation(obs, game, legal):
                    "board: colours, a count of 0 left out")
             expect(all(n <= on.get(c, 0) for c, n in movable.items()), "movable <= on")
     check_turn(obs, seats[obs["current_player"]])
-    check_legal_order(obs, seats[obs["current_player"]], legal)
+    check_legal_order(obs, order, legal)
 
 
 def check_turn(obs, me):
@@ -158,11 +158,10 @@ def check_turn(obs, me):
         expect(turn["effect_card"] is None, "turn.effect_card: null outside effect")
 
 
-def check_legal_order(obs, me, legal):
-    """formats.md, "Actions": by kind, colour X, colour Y, then board order
-    (house: Mission order; move: source, then target)."""
-    board = [slot["card"] for slot in me["board"]]
-
+def check_legal_order(obs, order, legal):
+    """formats.md, "Actions": ascending action integers, that is by kind,
+    then colour Y, colour X, card B, card A, cards by card-set position
+    (move X <from> <to>: by <to>, then <from>)."""
     def key(move):
         words = move.split()
         shape = [words[0]] + ["X" if len(w) == 1 and w in COLOURS else "A"
@@ -173,9 +172,8 @@ def check_legal_order(obs, me, legal):
             shape = ["train", "X", "Y"]
         kind = KINDS.index(" ".join(shape))
         colours = [COLOURS.index(w) for w in words[1:] if len(w) == 1 and w in COLOURS]
-        places = [obs["mission"].index(w) if words[0] == "house" else board.index(w)
-                  for w in words[1:] if not (len(w) == 1 and w in COLOURS)]
-        return [kind] + colours + places
+        cards = [order[w] for w in words[1:] if not (len(w) == 1 and w in COLOURS)]
+        return [kind] + colours[::-1] + cards[::-1]   # Y before X, B before A
 
     keys = [key(m) for m in legal]
     expect(keys == sorted(keys) and len(set(map(tuple, keys))) == len(keys),

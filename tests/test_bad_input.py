@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coexist_ai import notation
-from coexist_ai._core import State
+from coexist_ai.vocabulary import ActionKind
+from coexist_ai._engine import State
 from coexist_ai.cards import default_card_set
 from coexist_ai.errors import (CoexistError, IllegalMoveError, NotationError,
                                StateFormatError)
@@ -78,9 +79,9 @@ def unchanged(state):
 
 def some_illegal(state):
     legal = set(state.legal_actions())
-    kinds = [notation.make_action(k) for k in range(notation.RECRUIT)]
-    kinds += [notation.make_action(notation.RECRUIT, x) for x in range(5)]
-    kinds += [notation.make_action(notation.HOUSE, a=c.index) for c in CS.cards[:40]]
+    kinds = [notation.make_action(k) for k in range(ActionKind.RECRUIT)]
+    kinds += [notation.make_action(ActionKind.RECRUIT, x) for x in range(5)]
+    kinds += [notation.make_action(ActionKind.HOUSE, a=c.index) for c in CS.cards[:40]]
     return [a for a in kinds if a not in legal]
 
 
@@ -120,8 +121,8 @@ def test_illegal_move_in_notation_is_refused_and_explained(phase):
                 state.parse_move(written)
 
 
-@pytest.mark.parametrize("action", [-1, 2 ** 31 - 1, 31 << 22, 16 << 22,
-                                    notation.make_action(notation.HOUSE, a=200)])
+@pytest.mark.parametrize("action", [-1, 2 ** 31 - 1, 31 << 22, 17 << 22,
+                                    notation.make_action(ActionKind.HOUSE, a=200)])
 def test_action_ints_that_are_no_move(action):
     state = POSITIONS["choose"]
     with unchanged(state), pytest.raises(IllegalMoveError) as caught:
@@ -159,7 +160,7 @@ def test_regression_non_canonical_action_int_is_not_named_as_a_move():
     in a position where pass is the legal move. And move_name() of an int
     naming a card past the card set raises a bare IndexError."""
     state = POSITIONS["choose"]
-    for action in (255, -(2 ** 31), notation.make_action(notation.END, a=3)):
+    for action in (255, -(2 ** 31), notation.make_action(ActionKind.END, a=3)):
         assert not state.is_legal(action)
         with pytest.raises(NotationError):
             state.move_name(action)
@@ -167,7 +168,7 @@ def test_regression_non_canonical_action_int_is_not_named_as_a_move():
             state.apply(action)
         assert str(action) in str(caught.value)
     with pytest.raises(NotationError):
-        state.move_name(notation.make_action(notation.HOUSE, a=200))
+        state.move_name(notation.make_action(ActionKind.HOUSE, a=200))
 
 
 # ---- notation that does not parse ------------------------------------------------
@@ -251,6 +252,15 @@ def other_card_set_sha(d):
     d["card_set"]["sha256"] = "0" * 64
 
 
+def deal_onto_mission(d, size):
+    """Move cards from the draw pile to the Mission until it holds `size`."""
+    while len(d["mission"]) < size:
+        card = d["draw_pile_order"].pop(0)
+        d["mission"].append(card)
+        d["draw_pile_contents"].remove(card)
+        d["draw_pile_size"] -= 1
+
+
 CORRUPT = {
     "not json": ("hello, world", ["not JSON"]),
     "empty text": ("", ["not JSON"]),
@@ -291,9 +301,7 @@ CORRUPT = {
     "current player out of range": (edit(lambda d: d.update(current_player=2)),
                                     ["current_player"]),
     "first player negative": (edit(lambda d: d.update(first_player=-1)), ["first_player"]),
-    "six on the mission": (edit(lambda d: (d["mission"].append(d["draw_pile_order"].pop(0)),
-                                           d["draw_pile_contents"].remove(d["mission"][-1]))),
-                           ["mission", "at most 5"]),
+    "six on the mission": (edit(lambda d: deal_onto_mission(d, 6)), ["mission", "at most 5"]),
     "pool colour unknown": (edit(lambda d: d["seats"][0]["pool"].update(X=1)),
                             ["seats[0].pool", "X"]),
     "pool count float": (edit(lambda d: d["seats"][0]["pool"].update(C=1.5)),

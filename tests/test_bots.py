@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from coexist_ai._core import Observation, State
+from coexist_ai._engine import Observation, State
 from coexist_ai.bots import BOT_TYPES, Bot, BotSpecError, make_bot, parse_spec
 from coexist_ai.cards import default_card_set
 from coexist_ai.match import play_game
@@ -84,7 +84,7 @@ class Spy(Bot):
         self.seen += 1
         if type(observation) is not Observation or isinstance(observation, State):
             self.problems.append(f"got a {type(observation).__name__}")
-        for name in ("referee_draw_pile", "referee_raw", "referee_bytes"):
+        for name in ("referee_draw_pile", "_referee_raw", "referee_bytes"):
             if hasattr(observation, name):
                 self.problems.append(f"observation has {name}")
         if observation.viewer != self.seat or observation.current_player != self.seat:

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from coexist_ai._engine import CoreCardSet
 from coexist_ai.cards import (
-    CARETAKER_COLOURS, C_CARDSET_SIZE, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
+    CARETAKER_COLOURS, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
     MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT, TOKEN_COLOURS,
     CardSetError, card_set_from_data, default_card_set,
     dumps_card_set, load_card_set, loads_card_set, resolve_card_set,
@@ -251,12 +252,12 @@ def test_a_copy_of_the_default_file_is_still_reconstructed(tmp_path, default):
     assert not loads_card_set(BASE).is_reconstructed
 
 
-def test_engine_enums_match_cx_types_header():
+def test_card_set_vocabulary_is_the_engines():
     header = CX_TYPES.read_text()
     effects = re.findall(r"CX_EFF_(\w+)\s*[,=]", header)
     assert effects[0] == "NONE"
     assert [kind.upper() for kind in EFFECT_KINDS] == effects[1:]
-    faunas = re.search(r"enum \{ CX_FOREST[^}]*\}", header).group(0)
+    faunas = re.search(r"enum cx_fauna \{ CX_FOREST[^}]*\}", header).group(0)
     assert re.findall(r"CX_(\w+) =", faunas) == [f.upper() for f in FAUNAS]
     for name, value in (("MAX_CARDS", MAX_CARDS), ("MAX_SPACES", MAX_SPACES),
                         ("MAX_ROUNDS", MAX_ROUNDS),
@@ -264,36 +265,38 @@ def test_engine_enums_match_cx_types_header():
         assert re.search(rf"#define CX_{name} (\d+)", header).group(1) == str(value)
 
 
-def test_c_fields_of_a_card():
-    card_set = loads_card_set(BASE)
-    fox = card_set.to_c_fields()[0]
-    #        animal forest colour capture conservation
-    assert fox == (1, 0, 0, 4, 5,
-                   2, 1, 0, 0, 1,       # needs C F P H S
-                   1, 1, 0, 0, 1,       # protect
-                   4, 1, 0, 0, 0)       # recruit_two, colour F
-    caretaker = card_set.to_c_fields()[2]
-    assert caretaker == (0, 0, 0) + (0,) * 17
+def test_the_engine_holds_each_field_of_a_card():
+    packed = CoreCardSet(loads_card_set(BASE))
+    fox = packed.packed_card(0)
+    assert fox == {"is_animal": 1, "fauna": 0, "colour": 0, "capture": 4,
+                   "conservation": 5, "needs": [2, 1, 0, 0, 1], "protect": [1, 1, 0, 0, 1],
+                   "effect": 4, "eff_colour": 1, "eff_amount": 0, "eff_from": 0,
+                   "eff_to": 0}                            # recruit_two, colour F
+    caretaker = packed.packed_card(2)
+    assert caretaker["is_animal"] == 0 and caretaker["colour"] == 0
+    assert not any(caretaker["needs"] + caretaker["protect"])
+    assert packed.packed_card(3) == {k: [0] * 5 if isinstance(v, list) else 0
+                                     for k, v in fox.items()}        # unused: zero
 
 
-def test_c_fields_of_every_effect_parameter():
+def test_the_engine_holds_every_effect_parameter():
     text = BASE + "".join(
         animal_block(f"forest-a{i}", effect=effect) for i, effect in enumerate([
             '{ kind = "capture_bonus", amount = 3 }',
             '{ kind = "train_one_to_one", from = "F", to = "H" }',
             '{ kind = "double_protect", colour = "P" }']))
-    bonus, train, double = loads_card_set(text).to_c_fields()[2:5]
-    assert bonus[-5:] == (2, 0, 3, 0, 0)
-    assert train[-5:] == (11, 0, 0, 1, 3)
-    assert double[-5:] == (9, 2, 0, 0, 0)
+    packed = CoreCardSet(loads_card_set(text))
+    effect = lambda i: tuple(packed.packed_card(i)[k] for k in
+                             ("effect", "eff_colour", "eff_amount", "eff_from", "eff_to"))
+    assert effect(2) == (2, 0, 3, 0, 0)
+    assert effect(3) == (11, 0, 0, 1, 3)
+    assert effect(4) == (9, 2, 0, 0, 0)
 
 
-def test_c_bytes_are_the_cardset_struct(default):
-    image = default.to_c_bytes()
-    assert len(image) == C_CARDSET_SIZE == 5 + 128 * 20
-    assert image[:5] == bytes((80, 5, 10, 5, 60))
-    assert image[5:25] == bytes(default.cards[0].c_fields())
-    assert image[5 + 80 * 20:] == bytes(C_CARDSET_SIZE - 5 - 80 * 20)
+def test_the_engine_holds_the_rules_of_the_set(default):
+    assert CoreCardSet(default).packed_rules() == {
+        "n_cards": 80, "center_spaces": 5, "capture_limit": 10, "release_goal": 5,
+        "max_rounds": 60}
 
 
 # ---- sha256 -------------------------------------------------------------------
@@ -689,8 +692,8 @@ else:
             card_set = card_set_from_data(document, "fuzz.toml")
         except CardSetError as error:
             assert str(error).startswith("fuzz.toml: "), path
-        else:
-            assert len(card_set.to_c_bytes()) == C_CARDSET_SIZE
+        else:   # what the loader accepts, the engine accepts
+            assert CoreCardSet(card_set).packed_rules()["n_cards"] == len(card_set.cards)
 
 
 @pytest.mark.parametrize("card_id", ["c", "f", "p", "h", "s", "end", "discard",

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from coexist_ai.records import read_records
-from cli_process import ROOT, assert_clear_error, assert_ok, cli
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
+                         wait_for_records)
 
 
 ROW = re.compile(r"^(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+[\d.]+%(?:\s+[\d.]+%)?"
@@ -225,3 +226,13 @@ def test_ratings_of_two_card_sets_are_refused(tmp_path):
                   "--cards", variant))
     assert_clear_error(cli("tournament", "ratings", one, two), str(two), "card set")
     assert_clear_error(cli("tournament", "ratings", one, tmp_path / "none.jsonl"), "no file")
+
+
+def test_a_duel_of_300_million_games_starts_at_once_in_little_memory(tmp_path):
+    """The schedule is made lazily: asking for 3e8 games must not build
+    them first (that took 5.4 GB before the first game)."""
+    out = tmp_path / "huge.jsonl"
+    with killed_at_exit("duel", "random", "random", "--games", 300_000_000, "--seed", 1,
+                        "--jobs", 1, "--quiet", "--out", out, max_memory=2 << 30) as proc:
+        wait_for_records(proc, out, 2)
+    assert [r["game"] for r in read_records(str(out))][:2] == [0, 1]

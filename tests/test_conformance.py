@@ -32,7 +32,8 @@ from collections import Counter
 import pytest
 
 from coexist_ai import notation
-from coexist_ai._core import Observation, State
+from coexist_ai.vocabulary import ActionKind
+from coexist_ai._engine import Observation, State
 from coexist_ai.cards import default_card_set
 from coexist_ai.errors import IllegalMoveError
 from coexist_ai.state_json import observation_from_json
@@ -59,8 +60,8 @@ class NotationCache:
         self.names, self.candidates = {}, {}
         # every action met so far, to draw non-legal actions from; seeded
         # with moves of every kind that need no card
-        self.seen = [notation.make_action(kind) for kind in range(notation.RECRUIT)]
-        self.seen += [notation.make_action(notation.RECRUIT, x) for x in range(5)]
+        self.seen = [notation.make_action(kind) for kind in range(ActionKind.RECRUIT)]
+        self.seen += [notation.make_action(ActionKind.RECRUIT, x) for x in range(5)]
 
     def check(self, state, legal, legal_set):
         for a in legal:
@@ -80,15 +81,15 @@ def expected_ranks(scores, tracks):
 
 
 def tracks_of(state):
-    raw = state.referee_raw()
+    raw = state._referee_raw()
     return [raw["players"][p]["track"] for p in range(state.num_players)]
 
 
 def check_scores(state):
     scores = state.scores()
     parts = state.score_breakdown()
-    assert scores == [p["total"] for p in parts]
-    assert scores == [p["conservation"] + p["reputation"] + p["specialty"] for p in parts]
+    assert scores == [p.total for p in parts]
+    assert scores == [p.conservation + p.reputation + p.specialty for p in parts]
     assert state.ranks() == expected_ranks(scores, tracks_of(state))
 
 
@@ -114,7 +115,7 @@ def check_hidden(state, rng, state_text):
     doc = json.loads(obs.to_json())
     assert "draw_pile_order" not in doc
     assert doc["draw_pile_contents"] == sorted(doc["draw_pile_contents"], key=CS.index_of)
-    assert not hasattr(obs, "referee_draw_pile") and not hasattr(obs, "referee_raw")
+    assert not hasattr(obs, "referee_draw_pile") and not hasattr(obs, "_referee_raw")
     assert obs.draw_pile_contents() == state.draw_pile_contents()
     k = rng.randrange(1 << 62)
     other = obs.determinize(k)
@@ -174,6 +175,7 @@ def play_checked_game(players, game, cache, stats):
             check_scores(state)
             stats["json"] += 1
 
+        assert legal == sorted(legal), f"game {seed} step {step}: not ascending"
         action = rng.choice(legal)
         before = state.referee_bytes()
         snapshot = state.copy()
@@ -349,7 +351,7 @@ def test_observation_is_the_same_whatever_the_hidden_order():
         for seat in range(state.num_players):
             assert other.observation(seat) == state.observation(seat)
             assert other.observation(seat).to_json() == state.observation(seat).to_json()
-            assert other.observation(seat).public_raw() == state.observation(seat).public_raw()
+            assert other.observation(seat)._public_raw() == state.observation(seat)._public_raw()
         assert other.public_hash() == state.public_hash()
     assert len(deck_orders) > 1
 
@@ -363,10 +365,10 @@ def test_observation_hides_the_order():
     assert doc["draw_pile_contents"] == sorted(doc["draw_pile_contents"], key=CS.index_of)
     assert len(doc["draw_pile_contents"]) == doc["draw_pile_size"] == 12
     assert isinstance(obs, Observation) and not isinstance(obs, State)
-    for name in ("referee_draw_pile", "referee_raw", "referee_bytes", "apply",
+    for name in ("referee_draw_pile", "_referee_raw", "referee_bytes", "apply",
                  "apply_unchecked", "push"):
         assert not hasattr(obs, name), f"Observation.{name} exists"
-    raw = obs.public_raw()
+    raw = obs._public_raw()
     hidden = raw["deck"][raw["deck_pos"]:raw["deck_len"]]
     assert hidden == sorted(hidden) == obs.draw_pile_contents()
     # the observation of a state is the same for every seat but the viewer

@@ -13,10 +13,11 @@ import textwrap
 
 import pytest
 
-from coexist_ai import _core
-from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
+from coexist_ai import _engine, _search
+from coexist_ai.cards import CardSet, default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.errors import StateFormatError
 from coexist_ai.notation import COLOURS, make_action
+from cli_process import PYTHON, package_env
 from positions import CS, position, position_dict
 
 MARTEN = "forest-pine-marten"       # house_one
@@ -39,7 +40,7 @@ def house_one_pending(board, seat=0, players=2):
 
 
 def load(doc):
-    return _core.State.from_json(json.dumps(doc))
+    return _engine.State.from_json(json.dumps(doc))
 
 
 @pytest.mark.parametrize("players,seat", [(2, 0), (4, 3)])
@@ -61,22 +62,22 @@ def test_house_one_needs_the_space_its_release_freed():
 
 
 def raw_of(st):
-    return st.referee_raw()
+    return st._referee_raw()
 
 
 def test_from_raw_checks_every_invariant():
-    st = _core.State.new(seed=3)
+    st = _engine.State.new(seed=3)
     raw = raw_of(st)
     raw["players"][0]["n_board"] = 255        # used to segfault legal_actions()
     with pytest.raises(StateFormatError, match="invariant 1"):
-        _core.State.from_raw(CS, raw)
+        _engine.State._from_raw(CS, raw)
     with pytest.raises(StateFormatError, match="invariant 1"):
-        _core.Observation.from_raw(CS, raw)
+        _engine.Observation._from_raw(CS, raw)
     raw = raw_of(st)
     raw["supply"][0] -= 1
     with pytest.raises(StateFormatError, match="invariant 2"):
-        _core.State.from_raw(CS, raw)
-    assert _core.State.from_raw(CS, raw_of(st)) == st
+        _engine.State._from_raw(CS, raw)
+    assert _engine.State._from_raw(CS, raw_of(st)) == st
 
 
 @pytest.mark.parametrize("edit,field", [
@@ -89,10 +90,10 @@ def test_from_raw_checks_every_invariant():
     (lambda r: r.__setitem__("players", None), "players"),
 ])
 def test_from_raw_names_the_field_it_cannot_read(edit, field):
-    raw = raw_of(_core.State.new(seed=3))
+    raw = raw_of(_engine.State.new(seed=3))
     edit(raw)
     with pytest.raises(StateFormatError, match=field):
-        _core.State.from_raw(CS, raw)
+        _engine.State._from_raw(CS, raw)
 
 
 @pytest.mark.parametrize("where,value", [
@@ -101,13 +102,13 @@ def test_from_raw_names_the_field_it_cannot_read(edit, field):
     (("players", 0, "start_recruit", 0), 2), (("players", 0, "one_to_one", 0), 16),
 ])
 def test_unused_bytes_must_be_zero(where, value):
-    raw = raw_of(_core.State.new(seed=3))     # 2 players: seat 3 unused
+    raw = raw_of(_engine.State.new(seed=3))     # 2 players: seat 3 unused
     target = raw
     for key in where[:-1]:
         target = target[key]
     target[where[-1]] = value
     with pytest.raises(StateFormatError, match="invariant 1"):
-        _core.State.from_raw(CS, raw)
+        _engine.State._from_raw(CS, raw)
 
 
 def test_permanent_effects_must_match_the_released_animals():
@@ -115,14 +116,14 @@ def test_permanent_effects_must_match_the_released_animals():
     raw = raw_of(st)
     raw["players"][0]["capture_bonus"] = 250      # no released card gives it
     with pytest.raises(StateFormatError, match="invariant 9"):
-        _core.State.from_raw(CS, raw)
+        _engine.State._from_raw(CS, raw)
 
 
 def test_the_round_counter_cannot_pass_the_safeguard():
-    raw = raw_of(_core.State.new(seed=3))
+    raw = raw_of(_engine.State.new(seed=3))
     raw["rounds"] = CS.rules["max_rounds"]        # and the game not over
     with pytest.raises(StateFormatError, match="invariant 1"):
-        _core.State.from_raw(CS, raw)
+        _engine.State._from_raw(CS, raw)
 
 
 def every_action_shape(rng, n):
@@ -136,7 +137,7 @@ def every_action_shape(rng, n):
 def test_apply_unchecked_stays_inside_the_state_whatever_the_action():
     rng = random.Random(11)
     for seed in range(40):
-        st = _core.State.new(players=rng.choice((2, 3, 4)), seed=seed)
+        st = _engine.State.new(players=rng.choice((2, 3, 4)), seed=seed)
         for action in every_action_shape(rng, 300):
             if st.is_over():
                 break
@@ -146,7 +147,7 @@ def test_apply_unchecked_stays_inside_the_state_whatever_the_action():
 
 
 def test_apply_unchecked_of_a_missing_animal_changes_nothing():
-    st = _core.State.new(seed=5)
+    st = _engine.State.new(seed=5)
     before = st.referee_bytes()
     absent = CS.index_of("sea-otter")          # not on any board
     for kind in (8, 9, 11, 12, 15):            # protect assign unassign release discard
@@ -155,27 +156,27 @@ def test_apply_unchecked_of_a_missing_animal_changes_nothing():
 
 
 CRASHERS = {
-    "greedy_value seat 7": "_core.greedy_value(st, 7)",
-    "greedy_value seat -1": "_core.greedy_value(st, -1)",
-    "search None": "_core.Searcher().search(None, iterations=10)",
-    "greedy_choose None": "_core.greedy_choose(None)",
-    "greedy_value None": "_core.greedy_value(None, 0)",
-    "bench_copy None": "_core.bench_copy(None, 10)",
-    "Position()": "_core.Position()",
-    "bare Observation": "_core.Observation.__new__(_core.Observation).legal_actions()",
-    "bare State apply": "_core.State.__new__(_core.State).apply(0)",
-    "bare State search": "_core.Searcher().search(_core.State.__new__(_core.State), iterations=5)",
-    "bare State greedy": "_core.greedy_choose(_core.Observation.__new__(_core.Observation))",
-    "huge greedy budget": "_core.greedy_choose(st, max_nodes=600000000)",
-    "huge node pool": "_core.Searcher(max_nodes=2**31 - 1)",
+    "greedy_value seat 7": "_search.greedy_value(st, 7)",
+    "greedy_value seat -1": "_search.greedy_value(st, -1)",
+    "search None": "_search.Searcher().search(None, iterations=10)",
+    "greedy_choose None": "_search.greedy_choose(None)",
+    "greedy_value None": "_search.greedy_value(None, 0)",
+    "bench_copy None": "_engine.bench_copy(None, 10)",
+    "Position()": "_engine.Position()",
+    "bare Observation": "_engine.Observation.__new__(_engine.Observation).legal_actions()",
+    "bare State apply": "_engine.State.__new__(_engine.State).apply(0)",
+    "bare State search": "_search.Searcher().search(_engine.State.__new__(_engine.State), iterations=5)",
+    "bare State greedy": "_search.greedy_choose(_engine.Observation.__new__(_engine.Observation))",
+    "huge greedy budget": "_search.greedy_choose(st, max_nodes=600000000)",
+    "huge node pool": "_search.Searcher(max_nodes=2**31 - 1)",
 }
 
 
 def test_python_entry_points_raise_instead_of_crashing():
     script = textwrap.dedent("""
         import json, sys
-        from coexist_ai import _core
-        st = _core.State.new(seed=1)
+        from coexist_ai import _engine, _search
+        st = _engine.State.new(seed=1)
         out = {}
         for name, call in json.loads(sys.argv[1]).items():
             try:
@@ -185,7 +186,7 @@ def test_python_entry_points_raise_instead_of_crashing():
                 out[name] = type(e).__name__
         print(json.dumps(out))
     """)
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(CRASHERS)],
+    done = subprocess.run([*PYTHON, "-c", script, json.dumps(CRASHERS)], env=package_env(),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     raised = json.loads(done.stdout)
@@ -195,53 +196,41 @@ def test_python_entry_points_raise_instead_of_crashing():
 
 
 def test_the_bare_objects_say_how_to_make_one():
-    bare = _core.Observation.__new__(_core.Observation)
+    bare = _engine.Observation.__new__(_engine.Observation)
     with pytest.raises(TypeError, match="made without its constructor"):
         bare.legal_actions()
 
 
 def test_a_search_always_has_its_root_moves_even_with_a_tiny_pool():
     # 16 nodes over 8 threads: 2 each, where the root used to stay unexpanded
-    st = _core.State.new(seed=9)
+    st = _engine.State.new(seed=9)
     for _ in range(3):
         st.push("recruit C" if "recruit C" in st.legal_moves() else st.legal_moves()[0])
-    searcher = _core.Searcher(max_nodes=16, threads=8, seed=1)
+    searcher = _search.Searcher(max_nodes=16, threads=8, seed=1)
     for _ in range(3):
         result = searcher.search(st.observation(), iterations=50)
         assert result["action"] in st.legal_actions()
         assert len(result["moves"]) == len(st.legal_actions())
 
 
-def card_set_image(**rules):
-    """The default set's C image with some of its header bytes changed."""
-    image = bytearray(default_card_set().to_c_bytes())
-    order = ("n_cards", "center_spaces", "capture_limit", "release_goal", "max_rounds")
-    for key, value in rules.items():
-        image[order.index(key)] = value
-    return bytes(image)
+def unchecked_set(cards=None, **rules):
+    """The default set with some rules changed, built without the loader's
+    checks (the CardSet constructor trusts its arguments), as any other way
+    of making a card set might hand it to the engine."""
+    return CardSet("unchecked", tuple(cards or CS.cards), {**CS.rules, **rules}, "<test>")
 
 
-class RawCardSet:
-    """A card set that reaches the engine as raw bytes, as any future
-    loader might hand it over."""
-
-    def __init__(self, image):
-        self.name, self.sha256, self._image = "raw", "raw", image
-
-    def to_c_bytes(self):
-        return self._image
-
-
-@pytest.mark.parametrize("rules,why", [
+@pytest.mark.parametrize("change,why", [
     (dict(capture_limit=255), "capture_limit plus"),       # + the set's bonuses
     (dict(center_spaces=14), "extra_space"),               # + 2 extra_space cards
     (dict(max_rounds=251), "max_rounds"),
-    (dict(n_cards=129), "128 cards"),
+    (dict(cards=CS.cards + CS.cards[:49]), "128 cards"),
+    (dict(cards=CS.caretakers() + CS.animals()), "animal listed after a caretaker"),
 ])
-def test_the_engine_refuses_a_card_set_past_its_limits(rules, why):
+def test_the_engine_refuses_a_card_set_past_its_limits(change, why):
     with pytest.raises(ValueError, match=why):
-        _core.CoreCardSet(RawCardSet(card_set_image(**rules)))
-    assert _core.CoreCardSet(RawCardSet(card_set_image()))
+        _engine.CoreCardSet(unchecked_set(**change))
+    assert _engine.CoreCardSet(unchecked_set())
 
 
 def widest_capture_set():
@@ -254,19 +243,20 @@ def widest_capture_set():
 
 
 def test_the_loader_and_the_engine_agree_on_the_capture_limit():
-    assert _core.CoreCardSet(widest_capture_set())
+    assert _engine.CoreCardSet(widest_capture_set())
 
 
 def test_capture_total_stays_within_the_limit_at_the_widest_set():
     cs = widest_capture_set()
     for seed in range(30):
-        st = _core.State.new(cs, seed=seed)
+        st = _engine.State.new(cs, seed=seed)
         st.playout_random(seed)
         assert st.check_invariants() == 0
 
 
 def test_notation_colours_match_the_engine():
-    assert "".join(COLOURS) == "".join(_core.COLOURS)
+    from coexist_ai.vocabulary import Colour
+    assert [Colour(c).code for c in COLOURS] == list(range(len(COLOURS)))
 
 
 def test_unchecked_moves_out_of_their_decision_or_without_tokens_change_nothing():
@@ -296,12 +286,12 @@ def test_serve_answers_a_position_past_the_limits_with_an_error_and_goes_on():
                                          set(bad["mission"]) | {MARTEN} |
                                          set((FOREST + AIR[1:])[:16])))
     bad["draw_pile_size"] = len(bad["draw_pile_contents"])
-    good = json.loads(_core.State.new(seed=4).observation(0).to_json())
+    good = json.loads(_engine.State.new(seed=4).observation(0).to_json())
     lines = [{"type": "hello", "id": 1, "protocol": 1},
              {"type": "newgame", "id": 2, "seat": 0, "players": 2, "seed": 5},
              {"type": "move", "id": 3, "observation": bad, "legal": ["skip"], "time": 1.0},
              {"type": "move", "id": 4, "observation": good,
-              "legal": _core.State.new(seed=4).legal_moves(), "time": 0.2}]
+              "legal": _engine.State.new(seed=4).legal_moves(), "time": 0.2}]
     text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
     done = subprocess.run(cli_argv("serve", "ismcts:iterations=200"), input=text,
                           cwd=ROOT, env=cli_env(), capture_output=True, text=True,

@@ -5,16 +5,19 @@ import json
 import re
 
 import pytest
+from positions import position
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.cli_play import opponent_specs, with_time
-from coexist_ai.match import play_game
+from coexist_ai.match import BotFailure, play_game
 from coexist_ai.play import gamefile
 from coexist_ai.play.moveinput import interpret
 from coexist_ai.play.render import (render_final, render_moves, render_position,
-                                    reputation_points, track_text)
+                                    track_text)
+from coexist_ai.cards import FAUNAS
+from coexist_ai.vocabulary import TRACK_POINTS
 from coexist_ai.play.replay import Replay, parse_command
 from coexist_ai.play.session import hint_text
 from coexist_ai.play.style import Style, detect_style, wants_colour
@@ -25,7 +28,7 @@ PLAIN = Style(False)
 
 
 def midgame(players=3, seed=5, decisions=60):
-    state = _core.State.new(CS, players=players, seed=seed)
+    state = _engine.State.new(CS, players=players, seed=seed)
     bot = make_bot("greedy")
     for _ in range(decisions):
         state.apply(bot.choose(state.observation()))
@@ -35,7 +38,7 @@ def midgame(players=3, seed=5, decisions=60):
 # -- the renderer ------------------------------------------------------------
 
 def test_render_refuses_a_state():
-    state = _core.State.new(CS, seed=1)
+    state = _engine.State.new(CS, seed=1)
     with pytest.raises(TypeError, match="needs an Observation"):
         render_position(state)
     with pytest.raises(TypeError):
@@ -52,10 +55,22 @@ def test_render_never_names_a_card_of_the_draw_pile():
     assert f"draw pile {len(hidden)} cards" in text
 
 
+def test_render_a_chance_node_names_no_seat_to_play():
+    # explicit chance: while the Mission is dealt nobody decides anything
+    state = _engine.State.new(CS, players=2, seed=4, explicit_chance=True)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    assert state.is_chance_node()
+    text = render_position(state.observation(0), style=PLAIN)
+    assert text.endswith("Chance: a card of the draw pile (37 left) is revealed "
+                         "onto the Mission")
+    assert "to play" not in text
+
+
 def test_render_shows_the_public_position():
     state = midgame()
     obs = state.observation(0)
-    raw = obs.public_raw()
+    raw = obs._public_raw()      # the struct itself: an independent oracle
     text = render_position(obs, names=["human", "greedy", "greedy"], you=0, style=PLAIN)
     assert "card set reconstructed-v1 (reconstructed)" in text
     supply = "  ".join(f"{c} {n}" for c, n in zip("CFPHS", raw["supply"]))
@@ -64,12 +79,12 @@ def test_render_shows_the_public_position():
         assert f"[{CS.cards[index].id}]" in text
     for seat, parts in enumerate(obs.score_breakdown()):
         pl = raw["players"][seat]
-        assert (f"score so far {parts['total']} = released {parts['conservation']} + "
-                f"reputation {parts['reputation']}") in text
+        assert (f"score so far {parts.total} = released {parts.conservation} + "
+                f"reputation {parts.reputation}") in text
         assert (f"{pl['track']}/8 S | capture limit {obs.capture_limit(seat)} | still "
-                f"gives {reputation_points(pl['track'])} points") in text
+                f"gives {sum(TRACK_POINTS[pl['track']:])} points") in text
         assert f"Conservation Center {obs.spaces_used(seat)}/{obs.capacity(seat)} spaces" in text
-        fauna = _core.FAUNAS[pl["fauna"]]
+        fauna = FAUNAS[pl["fauna"]]
         assert f"{fauna} specialty" in text
         for slot in pl["board"][:pl["n_board"]]:
             card = CS.cards[slot["card"]]
@@ -83,7 +98,8 @@ def test_render_shows_the_public_position():
 
 
 def test_reputation_track_points():
-    assert [reputation_points(t) for t in (0, 2, 6, 8)] == [10, 6, 1, 0]
+    # the rulebook's examples: 0 tokens 10 points, 2: 6, 6: 1
+    assert [sum(TRACK_POINTS[t:]) for t in (0, 2, 6, 8)] == [10, 6, 1, 0]
     assert track_text(2, PLAIN) == "[S S 3 ^ 2 ^ 1 ^]"
 
 
@@ -91,7 +107,7 @@ def test_a_card_set_of_ones_own_is_not_labelled_reconstructed():
     own = loads_card_set(dumps_card_set(CS).replace('name = "reconstructed-v1"',
                                                     'name = "my-cards"', 1))
     assert not own.is_reconstructed
-    text = render_position(_core.State.new(own, seed=1).observation(0))
+    text = render_position(_engine.State.new(own, seed=1).observation(0))
     assert "card set my-cards\n" in text and "reconstructed" not in text
 
 
@@ -103,7 +119,7 @@ def test_colour_codes_only_with_colour():
 
 
 def test_moves_are_numbered_in_notation():
-    state = _core.State.new(CS, seed=3)
+    state = _engine.State.new(CS, seed=3)
     moves = state.legal_moves()
     listing = render_moves(CS, moves).splitlines()
     assert len(listing) == len(moves)
@@ -112,15 +128,30 @@ def test_moves_are_numbered_in_notation():
 
 
 def test_final_score_follows_the_ranks():
-    state = _core.State.new(CS, players=3, seed=2)
+    state = _engine.State.new(CS, players=3, seed=2)
     state.playout_random(4)
     text = render_final(state.observation(0), ["a", "b", "c"], style=PLAIN)
-    rows = text.splitlines()[2:]
+    rows = [r for r in text.splitlines()[2:] if not r.startswith("  tie: ")]
     ranks = state.ranks()
     assert [int(r.split()[0]) for r in rows] == sorted(ranks)
     for seat, parts in enumerate(state.score_breakdown()):
         row = next(r for r in rows if f"seat {seat} " in r)
-        assert row.split()[-2] == str(parts["total"])
+        assert row.split()[-2] == str(parts.total)
+        assert row.split()[-3] == str(state.seat(seat).track)   # the tie-breaker
+
+
+def test_final_score_says_how_a_tie_was_broken():
+    """Seed 2's random game ends 2nd and 3rd on the same total: the table
+    says which Survival tokens broke it (explain.tie_breaks' sentence)."""
+    from coexist_ai.explain import tie_breaks
+    state = _engine.State.new(CS, players=3, seed=2)
+    state.playout_random(4)
+    totals, tracks = state.scores(), [s.track for s in state.seats]
+    assert len(set(totals)) < len(totals)
+    labels = ["seat 0 (you)", "seat 1 (b)", "seat 2 (c)"]
+    text = render_final(state.observation(0), ["a", "b", "c"], you=0, style=PLAIN)
+    ties = [r[len("  tie: "):] for r in text.splitlines() if r.startswith("  tie: ")]
+    assert ties == tie_breaks(totals, tracks, labels) and ties
 
 
 # -- what the person types --------------------------------------------------------
@@ -159,9 +190,66 @@ def test_interpret_refusals(text, message):
 
 @pytest.mark.parametrize("text, command", [
     ("help", "help"), ("?", "help"), ("HINT", "hint"), ("undo", "undo"),
-    ("quit", "quit"), ("exit", "quit"), ("board", "board")])
+    ("quit", "quit"), ("exit", "quit"), ("board", "board"), ("detail", "detail"),
+    ("moves", "moves")])
 def test_interpret_commands(text, command):
     assert interpret(text, MOVES, CS).command == command
+
+
+def test_a_card_is_named_by_a_word_of_its_name():
+    # Giant Pacific Octopus: 'pacific' is in its name, not its id
+    moves = ["house sea-giant-octopus", "house sea-otter"]
+    assert interpret("house pacific", moves, CS).move == 0
+    assert interpret("house otter", moves, CS).move == 1
+
+
+def _position(**kwargs):
+    return position(**kwargs).observation(0)
+
+
+def test_a_refusal_says_why_the_move_is_not_legal():
+    obs = _position(mission=["forest-k9"], seats=[dict(pool={"C": 15})])
+    answer = interpret("recruit H", obs.legal_moves(), CS, obs)
+    assert answer.kind == "error"
+    assert answer.message == ("'recruit H' is not a legal move now: no free space for an H "
+                              "token: your Conservation Center uses 5 of 5 spaces")
+
+
+def test_a_near_miss_gets_a_did_you_mean():
+    obs = _position(faunas=("savannah", "forest"),
+                    mission=["savannah-thomsons-gazelle", "savannah-plains-zebra"])
+    moves = obs.legal_moves()
+    number = moves.index("house savannah-thomsons-gazelle") + 1
+    answer = interpret("hous gazele", moves, CS, obs)
+    assert answer.kind == "error" and answer.message.endswith(
+        f"did you mean {number}. house savannah-thomsons-gazelle?")
+    # near a move that is not legal: the move, and why not
+    answer = interpret("hous manate", moves, CS, obs)
+    assert "did you mean 'house sea-manatee'? It is not legal now: West Indian Manatee " \
+           "is not on the Mission board" in answer.message
+    assert "did you mean 'hint'?" in interpret("hnit", moves, CS, obs).message
+
+
+def test_apply_at_an_effect_used_by_choosing():
+    """The effect prompt offers `apply`: for house_one it houses the one
+    animal there is, and names the choices when there are more."""
+    one = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-k1"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    moves = one.legal_moves()
+    assert "apply" not in moves
+    assert moves[interpret("apply", moves, CS, one).move] == "house forest-red-fox"
+    two = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-brown-bear"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    answer = interpret("apply", two.legal_moves(), CS, two)
+    assert answer.kind == "error" and "house forest-red-fox" in answer.message \
+        and "house forest-brown-bear" in answer.message
+    # an ordinary effect: apply is a move of its own
+    plain = _position(phase="effect", turn=dict(effect_card="forest-red-fox"),
+                      seats=[dict(released=["forest-red-fox"])])
+    moves = plain.legal_moves()
+    assert moves[interpret("apply", moves, CS, plain).move] == "apply"
 
 
 def test_interpret_empty_and_exact_before_prefix():
@@ -286,7 +374,7 @@ def test_replay_screens_of_a_match_record():
 
 
 def test_hint_text():
-    state = _core.State.new(CS, seed=3)
+    state = _engine.State.new(CS, seed=3)
     legal = state.legal_actions()
     info = {"value": 0.61, "iterations": 500, "moves": [(legal[1], 300, 1, 0.61),
                                                        (legal[0], 200, 1, 0.5)],
@@ -310,15 +398,17 @@ class FailingBot:
     def choose(self, obs):
         self.calls += 1
         if self.calls > self.after:
-            from coexist_ai.match import BotFailure
-            raise BotFailure("crash", "it fell over")
+            raise self.error
         return obs.legal_actions()[0]
 
     def close(self):
         pass
 
 
-def test_session_without_a_terminal_and_a_forfeit(tmp_path):
+@pytest.mark.parametrize("error, reason", [
+    (BotFailure("crash", "it fell over"), "it fell over"),
+    (ValueError("max() arg is an empty sequence"), "ValueError: max() arg is an empty sequence")])
+def test_session_without_a_terminal_and_a_forfeit(tmp_path, error, reason):
     from coexist_ai.play.session import Console, PlaySession
     record, _ = gamefile.new_record(CS, ["human", "random"], [None, 1], 4, ["human", "bot"])
     out = io.StringIO()
@@ -326,12 +416,14 @@ def test_session_without_a_terminal_and_a_forfeit(tmp_path):
     path = str(tmp_path / "s.jsonl")
     session = PlaySession(CS, record, console, path, "random")
     session.bots[1] = FailingBot(after=6)
+    session.bots[1].error = error
     assert session.run() == 0
     (saved,) = gamefile.load_game(path)[0]
     assert saved["end"] == "forfeit" and saved["forfeits"][0]["kind"] == "crash"
     assert saved["ranks"] == [1, 2]
     text = out.getvalue()
-    assert "seat 1 (bot) forfeits: crash: it fell over" in text
+    assert saved["forfeits"][0]["reason"] == reason
+    assert f"seat 1 (bot) forfeits: crash: {reason}" in text
     assert "forfeit: crash" in text and "You win!" in text
     assert "\x1b" not in text and "is thinking" not in text
 

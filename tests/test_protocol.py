@@ -11,7 +11,7 @@ import time
 import pytest
 from cli_process import PYTHON, package_env
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set, loads_card_set
 from coexist_ai.match import play_game
@@ -31,7 +31,7 @@ def _importable(monkeypatch):
 
 
 def observation(seed=1, moves=0, players=2):
-    state = _core.State.new(players=players, seed=seed)
+    state = _engine.State.new(players=players, seed=seed)
     for _ in range(moves):
         state.apply(state.legal_actions()[0])
     return state, state.observation(state.current_player)
@@ -90,7 +90,7 @@ def test_hello_lists_the_bots_settings_as_options():
 
 
 def test_a_game_of_moves_served_in_process():
-    state = _core.State.new(players=2, seed=4)
+    state = _engine.State.new(players=2, seed=4)
     engine = Engine("random", io.BytesIO())
     transcript([{"type": "newgame", "id": 1, "seat": 0, "players": 2, "seed": 9}],
                engine=engine)
@@ -107,8 +107,8 @@ def test_nothing_sent_stops_the_engine(monkeypatch):
     monkeypatch.setattr(server, "MAX_COMMAND_LINE", 4096)
     _, obs = observation()
     other = loads_card_set(_renamed_card_set_toml(), "other.toml")
-    other_obs = _core.State.new(other, players=2, seed=1).observation(0)
-    over = _core.State.new(players=2, seed=1)
+    other_obs = _engine.State.new(other, players=2, seed=1).observation(0)
+    over = _engine.State.new(players=2, seed=1)
     over.playout_random(1)
     wrong_seat = json.loads(obs.to_json())
     wrong_seat["viewer"] = 1 - obs.current_player
@@ -159,7 +159,7 @@ def _renamed_card_set_toml():
 
 def test_a_card_set_sent_in_newgame_is_used():
     other = loads_card_set(_renamed_card_set_toml(), "other.toml")
-    state = _core.State.new(other, players=2, seed=3)
+    state = _engine.State.new(other, players=2, seed=3)
     obs = state.observation(state.current_player)
     replies = transcript([{"type": "newgame", "id": 1, "seat": 0, "players": 2,
                            "card_set": messages.card_set_payload(other)},
@@ -394,8 +394,8 @@ def test_card_sets_sent_in_newgame_are_kept_for_the_16_most_recent():
         transcript([{"type": "newgame", "id": k, "card_set": messages.card_set_payload(card_set)}],
                    engine=engine)
     assert len(engine.sent_card_sets) == server.SENT_CARD_SETS
-    first = _core.State.new(sets[0], players=2, seed=1).observation(0)
-    last = _core.State.new(sets[-1], players=2, seed=1).observation(0)
+    first = _engine.State.new(sets[0], players=2, seed=1).observation(0)
+    last = _engine.State.new(sets[-1], players=2, seed=1).observation(0)
     [forgotten, known] = transcript([move_request(first, 1), move_request(last, 2)],
                                     engine=engine)
     assert forgotten["type"] == "error" and "send it in newgame" in forgotten["message"]

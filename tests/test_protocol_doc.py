@@ -152,9 +152,9 @@ def test_the_document_bot_passes_the_check():
 def test_the_document_bot_refuses_a_broken_promise():
     """Its checks can fail: a discard pile out of card-set order, a seed
     string that is not the seed, a card set whose hash is not its content."""
-    from coexist_ai import _core
+    from coexist_ai import _engine, _search
     from coexist_ai.protocol.messages import card_set_payload, move_command, newgame_command
-    state = _core.State.new(players=2, seed=3)
+    state = _engine.State.new(players=2, seed=3)
     while state.current_player != 0 or len(json.loads(state.observation(0).to_json())
                                            ["discard"]) < 2:
         state.apply(state.legal_actions()[-1])

@@ -14,7 +14,7 @@ import pytest
 from cli_process import PYTHON, cli_argv, cli_env, package_env
 from click.testing import CliRunner
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.bots import BotSpecError, make_bot, parse_spec
 from coexist_ai.cards import default_card_set
 from coexist_ai.cli import main
@@ -182,7 +182,7 @@ def test_the_example_entries_work_from_any_directory(tmp_path, monkeypatch):
         if name.startswith("random_legal_perl") and not shutil.which("perl"):
             continue
         bot = make_bot(os.path.join(EXAMPLES, name), seed=1)
-        state = _core.State.new(players=2, seed=3)
+        state = _engine.State.new(players=2, seed=3)
         bot.new_game(state.current_player, 2)
         try:
             for _ in range(3):
@@ -323,7 +323,7 @@ def _processes_with(marker):
 
 def test_a_crashed_bot_forfeits_and_starts_afresh_next_game(tmp_path):
     bot = make_bot(broken(tmp_path, "good"))
-    state = _core.State.new(players=2, seed=1)
+    state = _engine.State.new(players=2, seed=1)
     bot.new_game(0, 2)
     bot.choose(state.observation(0))
     first = bot.conn.proc
@@ -352,7 +352,7 @@ def test_quit_kills_a_bot_that_ignores_it():
 def test_stderr_is_kept_only_as_a_tail(tmp_path):
     bot = make_bot(broken(tmp_path, "huge_stderr"))
     bot.new_game(0, 2)
-    state = _core.State.new(players=2, seed=1)
+    state = _engine.State.new(players=2, seed=1)
     bot.choose(state.observation(0))
     time.sleep(0.3)
     assert len(bot.conn._stderr) <= 2 * STDERR_KEEP
@@ -465,6 +465,6 @@ def test_a_command_that_cannot_start_is_a_crash_that_says_why(tmp_path):
     bot = make_bot("cmd:" + str(tmp_path / "no-such-bot"))
     bot.new_game(0, 2)
     with pytest.raises(BotFailure) as failure:
-        bot.choose(_core.State.new(players=2, seed=1).observation(0))
+        bot.choose(_engine.State.new(players=2, seed=1).observation(0))
     assert failure.value.kind == "crash"
     assert "cannot start" in failure.value.detail and "No such file" in failure.value.detail

@@ -19,7 +19,7 @@ import pytest
 import soak_external
 from cli_process import PYTHON, package_env
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.cards import default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.protocol.connection import Connection
 from coexist_ai.protocol.messages import card_set_payload, encode
@@ -87,7 +87,7 @@ def test_serve_memory_stays_flat_over_newgames_carrying_card_sets(distinct):
             reply = ask(served, {"type": "newgame", "id": 1, "seat": 0, "players": 2,
                                  "seed": game, "card_set": card_set_payload(card_set)})
             assert reply["type"] == "ok", reply
-            state = _core.State.new(card_set, players=2, seed=game)
+            state = _engine.State.new(card_set, players=2, seed=game)
             obs = state.observation(state.current_player)
             reply = ask(served, {"type": "move", "id": 2, "observation": json.loads(obs.to_json()),
                                  "legal": obs.legal_moves(), "time": 1.0})

@@ -7,18 +7,21 @@ must not change at all, a repaired one must keep its good lines exactly.
 """
 import json
 import os
-import time
 
 import pytest
 
-from coexist_ai._core import FAUNAS, State
+from coexist_ai._engine import State
+
+from coexist_ai.cards import FAUNAS
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import default_card_set
+from coexist_ai.cards import CardSetError, default_card_set
 from coexist_ai.match import BotFailure, play_game
 from coexist_ai.records import RecordsError, RecordWriter, read_records
+from coexist_ai.repeats import GameSet
 from coexist_ai.schedule import Entrant, derive_seed
 from coexist_ai.tournament import Tournament, run
-from cli_process import ROOT, assert_clear_error, assert_ok, cli, start_cli
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
+                         lines_of, wait_for_records)
 
 CS = default_card_set()
 ENTRANTS = [Entrant("random", "random"), Entrant("greedy", "greedy"),
@@ -36,10 +39,6 @@ def three_player_records(tmp_path_factory):
 
 def without_times(records):
     return [{k: v for k, v in r.items() if k != "times"} for r in records]
-
-
-def lines_of(path):
-    return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
 # -- what a record holds -------------------------------------------------------
@@ -83,7 +82,7 @@ def test_a_game_replays_exactly_from_its_record(three_player_records):
         assert state.is_over()
         assert state.scores() == record["scores"]
         assert state.ranks() == record["ranks"]
-        assert state.score_breakdown() == record["breakdown"]
+        assert [s.as_dict() for s in state.score_breakdown()] == record["breakdown"]
         assert state.rounds == record["rounds"]
 
 
@@ -154,17 +153,8 @@ def duel_args(out, *extra, bots=("random", "greedy"), games=4):
 def test_a_killed_run_resumes_to_exactly_the_full_set(tmp_path):
     out = tmp_path / "duel.jsonl"
     args = duel_args(out, "--seed", 3, bots=("ismcts:iterations=100", "random"), games=14)
-    proc = start_cli(*args)
-    try:
-        deadline = time.monotonic() + 60
-        while lines_of(out) < 3:
-            assert proc.poll() is None, proc.stderr.read()
-            assert time.monotonic() < deadline, "no game recorded in 60 s"
-            time.sleep(0.01)
-    finally:
-        proc.kill()
-        proc.wait()
-        proc.stderr.close()
+    with killed_at_exit(*args) as proc:
+        wait_for_records(proc, out, 3)
     killed = out.read_bytes()
     kept = killed[:killed.rfind(b"\n") + 1]
     played = kept.count(b"\n")
@@ -262,13 +252,86 @@ def test_a_file_that_holds_no_records_is_not_cut(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_an_unwritable_out_file_is_a_clear_error():
+def test_an_out_file_that_is_a_device_is_refused():
     # reading /dev/full never ends: a records loader that tries must fail
     # here (MemoryError, a traceback), not take the machine's memory
     proc = cli(*duel_args("/dev/full", games=2), timeout=60, max_memory=2 << 30)
-    assert_clear_error(proc, "cannot write to /dev/full", "No space left on device")
+    assert_clear_error(proc, "/dev/full is a character device, not a regular file")
 
 
 def test_an_out_file_in_a_missing_directory_is_a_clear_error(tmp_path):
     out = tmp_path / "no" / "such" / "dir.jsonl"
     assert_clear_error(cli(*duel_args(out, games=2)), f"cannot write to {out}")
+
+
+# -- one run per records file -------------------------------------------------------
+
+def test_a_second_run_on_the_same_out_is_refused(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    args = duel_args(out, "--seed", 4, bots=("random", "random"), games=3000)
+    with killed_at_exit(*args) as first:
+        wait_for_records(first, out, 2)
+        second = cli(*args)
+        assert_clear_error(second, str(out), "being written by another run")
+        assert first.poll() is None          # the first run goes on
+    games = [r["game"] for r in read_records(str(out))]
+    assert len(games) == len(set(games))     # nobody else wrote the file
+
+
+def test_a_repeated_game_is_reported_and_counted_once(tmp_path):
+    """A file two runs wrote at once (before the lock) holds every game
+    twice: a resume and `tournament ratings` name each repeat and count
+    each game once."""
+    out = tmp_path / "twice.jsonl"
+    assert_ok(cli(*duel_args(out, "--seed", 6)))
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(lines[0] + lines[1] + lines[0] + lines[2] + lines[1] + lines[3])
+    game = json.loads(lines[0])["game"]
+    run_id = json.loads(lines[0])["run"]
+    for proc in (cli(*duel_args(out, "--seed", 6)), cli("tournament", "ratings", out)):
+        assert_ok(proc)
+        said = proc.stdout + proc.stderr
+        assert f"warning: {out}:3: game {game} of run {run_id} repeats {out}:1; counted once" \
+            in said
+        assert f"warning: {out}:5: " in said
+        assert "4 games (2 players) over 2 deals;" in proc.stdout
+        assert "8 games" not in proc.stdout
+    assert "4 games already played, 0 to go" in cli(*duel_args(out, "--seed", 6)).stdout
+
+
+def test_the_games_seen_are_a_bit_each_and_every_one_is_kept():
+    """A resume remembers the games done as bits (a set of a million ints
+    took 60 MB): each index is in once, whatever its size."""
+    seen = GameSet()
+    indices = [0, 7, 8, 9, 1000, 999_999, GameSet.DENSE - 1, GameSet.DENSE, 2**62]
+    assert all(seen.add(i) for i in indices)
+    assert not any(seen.add(i) for i in indices)
+    assert list(seen) == indices and len(seen) == len(indices)
+    assert all(i in seen for i in indices)
+    assert not any(i in seen for i in (1, 6, 10, 998, 10**6, GameSet.DENSE + 1, 2**61))
+    assert len(seen._bits) <= GameSet.DENSE // 8     # the far ones are no bits
+
+
+def test_a_record_the_schedule_does_not_hold_is_refused_untouched(tmp_path):
+    out = tmp_path / "duel.jsonl"
+    assert_ok(cli(*duel_args(out, "--seed", 7)))
+    lines = out.read_bytes().splitlines(keepends=True)
+    record = json.loads(lines[1])
+    record["entrants"] = record["entrants"][::-1]    # seats swapped by hand
+    out.write_bytes(lines[0] + json.dumps(record).encode() + b"\n" + b"".join(lines[2:]))
+    before = out.read_bytes()
+    proc = cli(*duel_args(out, "--seed", 7))
+    assert_clear_error(proc, f"{out}:2: game {record['game']}",
+                       "not the game this tournament's schedule has", "entrants")
+    assert out.read_bytes() == before
+
+
+def test_a_card_set_file_edited_during_the_run_stops_it(tmp_path, monkeypatch):
+    cards = variant_card_set(tmp_path)
+    t = Tournament("edited", [Entrant("a", "random"), Entrant("b", "random")], 2,
+                   "round-robin", 3, 1, cards=str(cards))
+    cards.write_text(cards.read_text().replace('"variant-v1"', '"variant-v2"'))
+    out = tmp_path / "edited.jsonl"
+    with pytest.raises(CardSetError, match="changed during the run"):
+        run(t, str(out), jobs=1, progress=False, echo=lambda _: None)
+    assert read_records(str(out)) == []

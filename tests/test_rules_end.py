@@ -95,7 +95,7 @@ def test_the_game_ends_after_sixty_complete_rounds_choice_11():
 
 def breakdown(st, p):
     b = st.score_breakdown()[p]
-    return b["conservation"], b["reputation"], b["specialty"], b["total"]
+    return b.conservation, b.reputation, b.specialty, b.total
 
 
 def test_score_is_conservation_plus_reputation_plus_specialty():
@@ -194,7 +194,7 @@ def test_the_rulebooks_end_of_game_example():
         ])
     assert st.is_over()
     b = st.score_breakdown()
-    assert [(x["conservation"], x["reputation"], x["specialty"], x["total"]) for x in b] == [
+    assert [(x.conservation, x.reputation, x.specialty, x.total) for x in b] == [
         (19, 3, 8, 30),        # Galaad: the lion on Isaac's board
         (21, 6, 6, 33),        # Alexandre: 6 forest animals released in all
         (15, 10, 6, 31),       # Isaac: Alix's 6 Survival tokens

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from coexist_ai._core import State
+from coexist_ai._engine import State
 from coexist_ai.cards import loads_card_set
 from positions import (CS, START_SUPPLY, card, doc, mission, moves, play, pool,
                        position, seat, supply, variant_card_set)
@@ -184,7 +184,7 @@ def test_the_extra_space_is_usable_for_recruiting():
     (0, 10), (1, 6), (2, 6), (3, 3), (4, 3), (5, 1), (6, 1), (7, 0), (8, 0)])
 def test_reputation_points_are_the_printed_points_left_uncovered(track, points):
     st = position(seats=[dict(track=track)])
-    assert st.score_breakdown()[0]["reputation"] == points
+    assert st.score_breakdown()[0].reputation == points
 
 
 @pytest.mark.parametrize("track, limit", [

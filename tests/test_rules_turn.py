@@ -277,7 +277,7 @@ def test_no_decision_asks_only_skip_and_every_move_gains_something():
             gains = [m.split() for m in names
                      if m.startswith("recruit") or (m.startswith("train ") )]
             if gains:
-                sup = st.referee_raw()["supply"]
+                sup = st._referee_raw()["supply"]
                 for w in gains:
                     assert sup["CFPHS".index(w[-1])] > 0, (w, sup)
                     asked += 1

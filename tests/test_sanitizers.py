@@ -39,7 +39,9 @@ def sanitized_build(tmp_path_factory):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     libs = [p for p in base.iterdir() if p.name.startswith("lib")]
-    assert len(libs) == 1 and list(libs[0].glob("coexist_ai/_core*.so")), libs
+    assert len(libs) == 1, libs
+    for module in ("_engine", "_search"):
+        assert list(libs[0].glob(f"coexist_ai/{module}*.so")), (module, libs)
     return libs[0]
 
 
@@ -54,16 +56,17 @@ def run_fuzz(build, *args, timeout=1200):
                           capture_output=True, text=True, timeout=timeout)
 
 
-def test_the_sanitized_build_is_the_one_that_runs(sanitized_build):
-    # the sanitizer must really be in the module the fuzz imports
-    probe = ("import coexist_ai._core as c, sys; print(c.__file__)")
+@pytest.mark.parametrize("module", ["_engine", "_search"])
+def test_the_sanitized_build_is_the_one_that_runs(sanitized_build, module):
+    # the sanitizer must really be in the modules the fuzz imports
+    probe = f"import coexist_ai.{module} as c; print(c.__file__)"
     env = dict(os.environ, PYTHONPATH=str(sanitized_build),
                LD_PRELOAD=runtime("libasan.so"), ASAN_OPTIONS="detect_leaks=0")
     done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=sanitized_build,
                           capture_output=True, text=True)
-    module = Path(done.stdout.strip())
-    assert module.is_relative_to(sanitized_build), done
-    assert b"__asan_init" in module.read_bytes()
+    path = Path(done.stdout.strip())
+    assert path.is_relative_to(sanitized_build), done
+    assert b"__asan_init" in path.read_bytes()
 
 
 def test_games_and_fuzz_under_asan_and_ubsan(sanitized_build):
@@ -84,7 +87,7 @@ def test_the_sanitizer_runtime_catches_an_out_of_bounds_write(sanitized_build):
     # the fuzz's process: a heap overflow, as the 16-animal board's write
     # past the state was, aborts with a report
     script = ("import ctypes\n"
-              "import coexist_ai._core\n"
+              "import coexist_ai._engine\n"
               "libc = ctypes.CDLL(None)\n"
               "libc.malloc.restype = ctypes.c_void_p\n"
               "p = libc.malloc(8)\n"

@@ -17,7 +17,9 @@ import time
 
 import pytest
 
-from coexist_ai._core import Searcher, State
+from coexist_ai._engine import State
+
+from coexist_ai._search import Searcher
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
 
@@ -167,7 +169,7 @@ def test_a_sure_winner_brings_the_end_about():
         action = bot.choose(won.observation())
         assert won.move_name(action) == expected
         won.apply(action)
-    assert won.public_raw()["end_triggered"]
+    assert won._public_raw()["end_triggered"]
 
 
 def test_seed_changes_the_search_and_repeats_exactly():

@@ -2,7 +2,9 @@
 rotation, seeds that depend only on the tournament seed and the game's place
 in the schedule (so parallel runs and resumed runs play the same games).
 """
+import itertools
 import json
+import tracemalloc
 from collections import Counter
 
 import pytest
@@ -11,6 +13,7 @@ from coexist_ai.bots import BotSpecError
 from coexist_ai.records import read_records
 from coexist_ai.schedule import Entrant, Schedule
 from coexist_ai.tournament import Tournament, run
+from cli_process import assert_ok, cli
 
 SHAPES = [("round-robin", 2, 2), ("round-robin", 3, 2), ("round-robin", 4, 3),
           ("round-robin", 2, 3), ("round-robin", 2, 4), ("round-robin", 3, 4),
@@ -44,7 +47,11 @@ def test_every_block_is_one_deal_under_every_rotation(mode, n, players):
     games = list(schedule.games())
     assert [g.index for g in games] == list(range(len(schedule)))
     for block, members in blocks(games).items():
-        assert sorted(g.rotation for g in members) == list(range(players))
+        # every seating of the table once: each rotation whose line-up is new
+        table = members[0].lineup
+        seatings = {tuple(table[(s + r) % players] for s in range(players))
+                    for r in range(players)}
+        assert sorted(g.lineup for g in members) == sorted(seatings)
         assert len({g.deal_seed for g in members}) == 1
         assert len({(g.round, g.table) for g in members}) == 1
         # each entrant of the table sits in each seat equally often
@@ -139,12 +146,71 @@ def test_more_rounds_extend_a_run_and_play_only_the_new_games(played, tmp_path):
     assert out.read_bytes().startswith(first)
     assert any("6 games already played, 6 to go" in m for m in messages)
     assert strip(read_records(str(out))) == strip(records)
-    assert len(standings.records) == 12
+    assert standings.recorded == 12
 
 
 def test_a_stop_rule_ends_the_run_early(tmp_path):
     out = tmp_path / "stop.jsonl"
     t = Tournament("stop", MIXED[:2], 2, "round-robin", 10, 1)
-    standings = quiet_run(t, out, stop_rule=lambda s: len(s.records) >= 3)
-    assert len(standings.records) == 3
+    standings = quiet_run(t, out, stop_rule=lambda s: s.recorded >= 3)
+    assert standings.recorded == 3
     assert len(read_records(str(out))) == 3
+
+
+@pytest.mark.parametrize("n, players, per_round", [(2, 2, 2), (2, 3, 6), (2, 4, 2),
+                                                   (3, 4, 12), (3, 3, 3), (4, 4, 4)])
+def test_each_distinct_seating_is_played_once_a_round(n, players, per_round):
+    """A duel at 4 players seats A B A B: turned by two seats it is the same
+    line-up on the same deal, the same game again. Each round plays every
+    distinct seating once."""
+    schedule = Schedule("round-robin", entrants(n), players, seed=3, rounds=3)
+    assert schedule.games_per_round == per_round
+    games = list(schedule.games())
+    assert len(games) == len(schedule) == 3 * per_round
+    for rnd in range(3):
+        lineups = [g.lineup for g in games if g.round == rnd]
+        assert len(set(lineups)) == len(lineups) == per_round
+
+
+def test_a_four_player_duel_plays_distinct_games_and_counts_them(tmp_path):
+    out = tmp_path / "four.jsonl"
+    proc = cli("duel", "greedy", "random", "--players", 4, "--games", 4, "--seed", 2,
+               "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(proc)
+    assert "4 games at 4 players" in proc.stdout
+    records = read_records(str(out))
+    assert len(records) == 4
+    seatings = {(r["round"], tuple(r["entrants"])) for r in records}
+    assert len(seatings) == 4      # no game is a repeat of another
+
+
+# -- a schedule costs nothing until its games are played -------------------------
+
+def test_games_are_made_from_their_index_alone():
+    schedule = Schedule("round-robin", entrants(3), 2, seed=5, rounds=10**12)
+    assert len(schedule) == 6 * 10**12        # arithmetic, nothing listed
+    games = schedule.games()
+    assert iter(games) is games               # an iterator, not a list
+    first = [next(games) for _ in range(8)]
+    assert first == [schedule.game(k) for k in range(8)]
+    assert list(Schedule("round-robin", entrants(3), 2, seed=5, rounds=2).games()) == \
+        [schedule.game(k) for k in range(12)]
+    assert [g.index for g in itertools.islice(schedule.games(skip={0, 2}), 3)] == [1, 3, 4]
+
+
+def peak_bytes_to_start(rounds, tmp_path):
+    """Peak Python memory of a run that stops after its first two games."""
+    t = Tournament("big", entrants(2), 2, "round-robin", rounds, 1)
+    tracemalloc.start()
+    try:
+        run(t, str(tmp_path / f"big{rounds}.jsonl"), jobs=1, progress=False,
+            echo=lambda _: None, stop_rule=lambda s: s.recorded >= 2)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_starting_a_run_costs_the_same_whatever_its_length(tmp_path):
+    small = peak_bytes_to_start(1, tmp_path)
+    huge = peak_bytes_to_start(50_000, tmp_path)     # 100,000 games
+    assert huge < small + 256 * 1024, (small, huge)

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from coexist_ai._core import State
+from coexist_ai._engine import State
 from coexist_ai.bots import BotSpecError, make_bot, parse_spec
 from coexist_ai.bots.turnbudget import MIN_VISITS, SHARE, floor_visits, has_choice_ahead
 from coexist_ai.cards import default_card_set

@@ -1,7 +1,7 @@
 """The built-in bots: random, greedy (heuristic) and ISMCTS."""
 import random
 
-from coexist_ai import _core
+from coexist_ai import _search
 from coexist_ai.bots.base import Bot
 from coexist_ai.bots.turnbudget import TurnBudget
 
@@ -26,7 +26,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def choose(self, observation):
-        action, searched = _core.greedy_choose(observation, self.params["max_nodes"])
+        action, searched = _search.greedy_choose(observation, self.params["max_nodes"])
         self.info = {"searched": searched}
         return action
 
@@ -43,7 +43,7 @@ class IsmctsBot(Bot):
 
     def _make_searcher(self):
         p = self.params
-        return _core.Searcher(c=p["c"], reward=p["reward"],
+        return _search.Searcher(c=p["c"], reward=p["reward"],
                               margin_weight=p["margin_weight"], policy=p["policy"],
                               rollout_depth=p["rollout_depth"],
                               discount=p["discount"], threads=p["threads"],

@@ -8,6 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
+from coexist_ai import _search
 from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
@@ -68,7 +69,10 @@ SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, SEE
 BOT_TYPES = {
     "random": (RandomBot, "uniformly random legal moves", [SEED]),
     "greedy": (GreedyBot, "best end of its own turn by a hand-written evaluation", [
-        Param("max_nodes", int, 20000, "positions searched per decision", 1, 10**7),
+        # the compiled search's own bounds: a spec that passes here never
+        # fails when the bot first moves (every game of it a forfeit)
+        Param("max_nodes", int, 20000, "positions searched per decision", 1,
+              _search.GREEDY_MAX_NODES),
         SEED]),
     "ismcts": (IsmctsBot, "determinized ISMCTS (compiled, root-parallel)", [
         Param("iterations", int, 5000, "iterations per decision (0: none; given another budget alone, 0)", 0, 10**9),
@@ -86,7 +90,8 @@ BOT_TYPES = {
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k of its distance from a draw, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
-        Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16, 10**8),
+        Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
+              min(10**8, _search.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
         SEED]),
 }

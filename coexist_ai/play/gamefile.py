@@ -16,11 +16,12 @@ import os
 import random
 import tempfile
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
                               state_initial_deck)
-from coexist_ai.records import read_records
+from coexist_ai.paths import check_writable, is_locked
+from coexist_ai.records import PLAY_RUN, read_records
 from coexist_ai.schedule import derive_seed
 
 HUMAN = "human"
@@ -46,20 +47,18 @@ def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     """A record of a game about to start (no moves yet), and its State.
     specs/seeds/names: one per seat ("human" for a person); faunas: by seat
     (default: drawn from the deal seed)."""
-    state = _core.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
-    raw = state.referee_raw()
+    state = _engine.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
     record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
-        "run": "play", "tournament": "play", "game": 1, "block": 0, "round": 0,
+        "run": PLAY_RUN, "tournament": "play", "game": 1, "block": 0, "round": 0,
         "rotation": 0, "entrants": list(names),
         "card_set": {"name": card_set.name, "sha256": card_set.sha256},
         "players": state.num_players,
-        "faunas": [_core.FAUNAS[raw["players"][p]["fauna"]] for p in range(state.num_players)],
+        "faunas": [str(seat.fauna) for seat in state.seats],
         "first_player": state.first_player,
         "bots": [{"spec": s, "seed": seed} for s, seed in zip(specs, seeds)],
         "moves": [], "times": [],
-        "deck": [card_set.cards[c].id
-                 for c in state_initial_deck(raw, state.referee_draw_pile())],
+        "deck": [card_set.cards[c].id for c in state_initial_deck(state)],
     }
     finish_record(record, state)
     return record, state
@@ -78,7 +77,7 @@ def initial_state(record, card_set):
     """The position before the first move of a record."""
     check_card_set(record, card_set)
     try:
-        return _core.State.new(card_set, players=record["players"],
+        return _engine.State.new(card_set, players=record["players"],
                                faunas=record["faunas"],
                                first_player=record["first_player"], deck=record["deck"])
     except (KeyError, TypeError) as e:
@@ -131,7 +130,8 @@ def finish_record(record, state, forfeits=()):
     else:
         end, ranks = ("normal" if state.is_over() else UNFINISHED), state.ranks()
     record.update({"end": end, "scores": scores, "ranks": ranks,
-                   "breakdown": state.score_breakdown(), "rounds": state.rounds,
+                   "breakdown": [score.as_dict() for score in state.score_breakdown()],
+                   "rounds": state.rounds,
                    "forfeits": forfeits})
 
 
@@ -139,7 +139,7 @@ def load_game(path, game=None):
     """(every record of the file, the 0-based index of the chosen one).
     `game` counts records in the file from 1; default: the only one, or the
     last unfinished one, or the first."""
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         raise GameFileError(f"no file {path!r}")
     records = read_records(path)
     if not records:
@@ -153,16 +153,30 @@ def load_game(path, game=None):
     return records, (unfinished[-1] if unfinished else 0)
 
 
+def check_save_path(path):
+    """The file a save to `path` replaces (a symlink's target); refused if
+    it is no regular file, or a records file a run is writing."""
+    check_writable(path, "save the game to")
+    path = os.path.realpath(path)
+    if is_locked(path):
+        raise GameFileError(f"cannot save the game to {path}: a running duel or "
+                            "tournament is writing it; give another --save file")
+    return path
+
+
 def save_game(path, records, index, record):
     """Put `record` at `index` of the file's records (appending when
     index == len(records)) and write the file atomically: a crash mid-write
-    leaves the previous file whole."""
+    leaves the previous file whole. Only a regular file or a new path is
+    replaced (through a symlink, its target), never a device or a fifo,
+    nor the records file of a run that is writing it."""
     records = list(records)
     if index == len(records):
         records.append(record)
     else:
         records[index] = record
-    folder = os.path.dirname(os.path.abspath(path))
+    path = check_save_path(path)
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".coexist-save-", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -190,3 +204,20 @@ def seat_names(record):
     if isinstance(names, list) and len(names) == record.get("players"):
         return [str(n) for n in names]
     return [str(b.get("spec", "?")) for b in record.get("bots", [])]
+
+
+def turn_runs(record):
+    """The record's moves as turns: [(seat, [move, ...], seconds)], a run
+    of consecutive moves of one seat each, with the seconds they took
+    (None where the record has no times)."""
+    times = record.get("times") or []
+    runs = []
+    for i, (seat, move) in enumerate(record.get("moves", [])):
+        took = times[i] if i < len(times) else None
+        if runs and runs[-1][0] == seat:
+            last = runs[-1]
+            total = None if last[2] is None or took is None else last[2] + took
+            runs[-1] = (seat, last[1] + [move], total)
+        else:
+            runs.append((seat, [move], took))
+    return runs

@@ -8,14 +8,10 @@ they still need, the caretaker pool, spaces used of capacity), every
 Reputation track (capture limit, points it still gives), the supply, each
 seat's score so far and specialty, the decision in front of the seat to move.
 """
-from coexist_ai import _core
+from coexist_ai import _engine
+from coexist_ai.explain import effect_text, tie_breaks
 from coexist_ai.play.style import Style
-
-COLOURS = "CFPHS"
-CARETAKERS = "CFPH"
-LOC_DISCARD, LOC_RELEASED, LOC_PROTECTED = 3, 8, 12
-TRACK_SIZE = 8
-TRACK_POINTS = (4, 0, 3, 0, 2, 0, 1, 0)   # printed points; 0 = capture icon
+from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 
 # permanent effects other than start_recruit (shown in release order apart)
 PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
@@ -30,11 +26,10 @@ SPECIALTY = {
 
 PHASE_HELP = {
     "start": "start of turn",
-    "choose": "choose the turn's option: Mission (recruit, house), "
-              "Conservation Center (center), Training (train)",
+    "choose": "choose an option: recruit, house, center or train",
     "recruit": "Mission A: recruit more caretaker cards, or end",
     "house": "Mission B: house more animals, or end",
-    "center": "Conservation Center: protect, assign, move, unassign, release; then end",
+    "center": "Center: protect, assign, move, unassign, release, or end",
     "train": "Training: trade pool caretakers (train X Y), then end",
     "effect": "the effect of a released animal",
     "discard": "end of turn, over capacity: discard until within capacity",
@@ -42,39 +37,14 @@ PHASE_HELP = {
 }
 
 
-def effect_text(effect):
-    """A released animal's effect in a few words."""
-    if effect is None:
-        return ""
-    k, c, n = effect.kind, effect.colour, effect.amount
-    return {
-        "start_recruit": f"+1 {c} at each turn start",
-        "capture_bonus": f"capture limit +{n}",
-        "discard_survival": f"remove up to {n} S",
-        "recruit_two": f"gain 2 {c}",
-        "house_one": "house 1 Mission animal free",
-        "recruit_mission": "recruit Mission caretaker cards",
-        "discard_survival_recruit": f"remove 1 S, gain 1 {c}",
-        "extra_space": "+1 space",
-        "double_protect": f"protect gains of {c} doubled",
-        "skip_survival": "protect: 1 S fewer",
-        "train_one_to_one": f"train {effect.from_colour}->{effect.to_colour} 1 for 1",
-    }[k]
-
-
 def tokens_text(counts, style, empty="-"):
     """`C2 F1 S1` from counts in the order C F P H S (zeros left out)."""
-    parts = [style.token(COLOURS[i], f"{COLOURS[i]}{v}") for i, v in enumerate(counts) if v]
+    parts = [style.token(TOKENS[i], f"{TOKENS[i]}{v}") for i, v in enumerate(counts) if v]
     return " ".join(parts) if parts else empty
 
 
-def reputation_points(track):
-    """The points a track with `track` tokens still gives at the end."""
-    return sum(TRACK_POINTS[track:])
-
-
 def track_text(track, style):
-    """The 8 spaces, left to right: S covered, a digit (points) or ^ (capture)."""
+    """The spaces, left to right: S covered, a digit (points) or ^ (capture)."""
     cells = []
     for i in range(TRACK_SIZE):
         if i < track:
@@ -100,17 +70,15 @@ class _View:
     """The pieces of an Observation the drawing needs, read once."""
 
     def __init__(self, obs):
-        if not isinstance(obs, _core.Observation):
+        if not isinstance(obs, _engine.Observation):
             # a State holds the draw pile's real order: never draw from one
             raise TypeError(f"render_position needs an Observation, not "
                             f"{type(obs).__name__} (use state.observation(seat))")
         self.obs, self.cs = obs, obs.card_set
-        self.raw = obs.public_raw()
+        self.seats = obs.seats
+        self.turn = obs.turn
         self.n = obs.num_players
-        self.faunas = [_core.FAUNAS[self.raw["players"][p]["fauna"]] for p in range(self.n)]
-
-    def cards_at(self, loc):
-        return [c for c in self.cs.cards if self.raw["loc"][c.index] == loc]
+        self.faunas = [str(seat.fauna) for seat in self.seats]
 
 
 def seat_name(seat, names, you, style):
@@ -131,9 +99,8 @@ def render_position(obs, names=None, you=None, recent=(), style=None, title=None
     lines = [_header(v, style, title), ""]
     lines += _mission(v, style)
     lines.append("")
-    breakdown = obs.score_breakdown()
     for p in range(v.n):
-        lines += _seat(v, p, breakdown[p], names, you, style)
+        lines += _seat(v, p, names, you, style)
         lines.append("")
     if recent:
         lines += _recent(recent, v, names, you, style)
@@ -143,11 +110,11 @@ def render_position(obs, names=None, you=None, recent=(), style=None, title=None
 
 
 def _header(v, style, title):
-    raw, obs = v.raw, v.obs
+    obs = v.obs
     first = title or f"Coexist - card set {v.cs.display_name}"
-    supply = "  ".join(style.token(COLOURS[i], f"{COLOURS[i]} {raw['supply'][i]}")
-                       for i in range(5))
-    discards = len(v.cards_at(LOC_DISCARD))
+    supply = "  ".join(style.token(colour, f"{colour} {count}")
+                       for colour, count in obs.supply._asdict().items())
+    discards = len(obs.discard_pile)
     status = (f"{v.n} players | round {obs.rounds + 1} | draw pile "
               f"{obs.draw_pile_size()} cards | discard pile {discards} cards")
     if obs.is_over():
@@ -161,11 +128,10 @@ def _header(v, style, title):
 
 def _mission(v, style):
     lines = [style.bold("MISSION BOARD")]
-    mission = v.raw["mission"][:v.raw["n_mission"]]
+    mission = v.obs.mission
     if not mission:
         lines.append("  (empty)")
-    for i, index in enumerate(mission, 1):
-        card = v.cs.cards[index]
+    for i, card in enumerate(mission, 1):
         if card.is_animal:
             lines.append(f"  {i}. {card_label(card, style)} {card.fauna} animal, "
                          f"capture {card.capture}, conservation {card.conservation}")
@@ -176,54 +142,51 @@ def _mission(v, style):
     return lines
 
 
-def _owned_effects(v, p):
-    raw = v.raw["players"][p]
-    owned = [c.effect for c in v.cards_at(LOC_RELEASED + p)
-             if c.effect and c.effect.kind in PERMANENT]
-    starts = [f"+1 {COLOURS[c]} at each turn start"
-              for c in raw["start_recruit"][:raw["n_start_recruit"]]]
+def owned_effects(seat):
+    """The permanent effects a seat owns, in words."""
+    owned = [c.effect for c in seat.released if c.effect and c.effect.kind in PERMANENT]
+    starts = [f"+1 {colour} each turn start" for colour in seat.effects.start_recruit]
     return starts + [effect_text(e) for e in owned]
 
 
-def _seat(v, p, parts, names, you, style):
-    obs, pl = v.obs, v.raw["players"][p]
-    fauna = v.faunas[p]
+def _seat(v, p, names, you, style):
+    obs, seat = v.obs, v.seats[p]
+    fauna, parts = v.faunas[p], seat.score
     mover = style.bold("  <- to play") if p == obs.current_player and not obs.is_over() else ""
     head = f"{seat_name(p, names, you, style)} | {fauna} specialty: {SPECIALTY[fauna]}{mover}"
-    score = (f"  score so far {style.bold(parts['total'])} = released "
-             f"{parts['conservation']} + reputation {parts['reputation']} + "
-             f"{fauna} {parts['specialty']}")
-    track = pl["track"]
-    rep = (f"  reputation {track_text(track, style)} {track}/8 S | capture limit "
-           f"{obs.capture_limit(p)} | still gives {reputation_points(track)} points")
-    pool = tokens_text(pl["pool"] + [0], style, empty="none")
-    center = (f"  Conservation Center {obs.spaces_used(p)}/{obs.capacity(p)} spaces | "
+    score = (f"  score so far {style.bold(parts.total)} = released "
+             f"{parts.conservation} + reputation {parts.reputation} + "
+             f"{fauna} {parts.specialty}")
+    track = seat.track
+    rep = (f"  reputation {track_text(track, style)} {track}/{TRACK_SIZE} S | capture "
+           f"limit {seat.capture_limit} | still gives {parts.reputation} points")
+    pool = tokens_text(seat.pool, style, empty="none")
+    center = (f"  Conservation Center {seat.spaces_used}/{seat.capacity} spaces | "
               f"pool: {pool}")
     lines = [head, score, rep, center]
-    for slot in pl["board"][:pl["n_board"]]:
-        lines.append("    " + _board_animal(v.cs.cards[slot["card"]], slot["on"], style))
-    if not pl["n_board"]:
+    for animal in seat.board:
+        lines.append("    " + _board_animal(animal, style))
+    if not seat.board:
         lines.append(style.dim("    (no animals)"))
-    released = v.cards_at(LOC_RELEASED + p)
-    protected = v.cards_at(LOC_PROTECTED + p)
+    released, protected = seat.released, seat.protected
     goal = v.cs.rules["release_goal"]
     lines.append(f"  released {len(released)} of {goal}: "
                  f"{', '.join(c.name for c in released) or '-'}")
     if protected:
         lines.append(f"  protected {len(protected)}: {', '.join(c.name for c in protected)}")
-    effects = _owned_effects(v, p)
+    effects = owned_effects(seat)
     if effects:
         lines.append(f"  effects: {'; '.join(effects)}")
     return lines
 
 
-def _board_animal(card, on, style):
-    still = [max(0, need - have) for need, have in zip(card.needs, on)]
-    status = (style.paint("READY to release", "green", "bold") if not any(still)
-              else f"still needs {tokens_text(still, style)}")
+def _board_animal(animal, style):
+    card = animal.card
+    status = (style.paint("READY to release", "green", "bold") if animal.complete
+              else f"still needs {tokens_text(animal.needs, style)}")
     effect = f" | effect: {effect_text(card.effect)}" if card.effect else ""
     return (f"{card_label(card, style)} cons {card.conservation} | on it "
-            f"{tokens_text(on, style)} | {status}{effect}")
+            f"{tokens_text(animal.on, style)} | {status}{effect}")
 
 
 def group_runs(moves):
@@ -245,36 +208,53 @@ def _recent(recent, v, names, you, style):
 
 
 def _decision(v, names, you, style):
-    obs, raw = v.obs, v.raw
+    obs = v.obs
     if obs.is_over():
         return [style.bold("The game is over.")]
-    phase = obs.phase
+    if obs.is_chance_node():   # explicit chance: no seat decides a reveal
+        return [f"Chance: a card of the draw pile ({obs.draw_pile_size()} left) "
+                f"is revealed onto the Mission"]
     seat = obs.current_player
+    return [f"{seat_name(seat, names, you, style)} to play: {decision_text(obs, style)}"]
+
+
+def decision_text(obs, style):
+    """The decision in front of the seat to move, in words: what it is
+    and what to type."""
+    turn, phase = obs.turn, obs.phase
+    mover = obs.seat(obs.current_player)
     text = PHASE_HELP[phase]
     if phase == "house":
-        text += f" (capture used {raw['capture_used']} of {obs.capture_limit(seat)})"
-    elif phase == "choose" and raw["players"][seat]["turns"] == 0:
-        text += "; a first turn: Mission only"
+        text += f" (capture used {turn.capture_used} of {mover.capture_limit})"
+    elif phase == "choose" and mover.turns == 0:
+        text = "a first turn: Mission only (recruit or house)"
     elif phase == "start":
-        pl = raw["players"][seat]
-        if raw["step"] < pl["n_start_recruit"]:
-            colour = COLOURS[pl["start_recruit"][raw["step"]]]
-            text += f": gain 1 {style.token(colour)} (apply) or not (skip)"
+        starts = mover.effects.start_recruit
+        if turn.step < len(starts):
+            text += f": gain 1 {style.token(starts[turn.step])} (apply) or not (skip)"
     elif phase == "effect":
-        card = v.cs.cards[raw["effect_card"]]
-        text = f"effect of {card.name}: {effect_text(card.effect)} (apply / skip)"
+        text = _effect_decision(turn)
     elif phase == "train":
-        crossed = _crossed(raw)
+        crossed = ", ".join([b + " up" for b in turn.trained_up] +
+                            [b + " down" for b in turn.trained_down])
         if crossed:
             text += f" (crossed this turn: {crossed})"
-    return [f"{seat_name(seat, names, you, style)} to play: {text}"]
+    return text
 
 
-def _crossed(raw):
-    bounds = ("C|F", "F|P", "P|H")
-    up = [b + " up" for i, b in enumerate(bounds) if raw["train_up"] >> i & 1]
-    down = [b + " down" for i, b in enumerate(bounds) if raw["train_down"] >> i & 1]
-    return ", ".join(up + down)
+def _effect_decision(turn):
+    """What the effect prompt asks; `apply` names the usual way to use an
+    effect that is used by choosing (house, recruit)."""
+    card = turn.effect_card
+    kind = card.effect.kind
+    if kind == "house_one":
+        how = "house one Mission animal of any capture value (apply or house <animal>) or skip"
+    elif kind == "recruit_mission":
+        how = ("recruit Mission caretaker cards (recruit X, then end)" if turn.step
+               else "recruit Mission caretaker cards (apply or recruit X) or skip")
+    else:
+        how = f"{effect_text(card.effect)} (apply / skip)"
+    return f"effect of {card.name}: {how}"
 
 
 def move_gloss(card_set, move):
@@ -302,22 +282,29 @@ def render_moves(card_set, moves, style=None):
 
 
 def render_final(obs, names=None, you=None, style=None, ranks=None, forfeits=()):
-    """The final score breakdown, one line per seat, best place first.
-    `ranks` (default: the position's) may come from a record (forfeits)."""
+    """The final score breakdown, one line per seat, best place first, with
+    the Survival tokens that break ties and a line per tie saying how it
+    was broken. `ranks` (default: the position's) may come from a record
+    (forfeits)."""
     style = style or Style(False)
     v = _View(obs)
-    breakdown = obs.score_breakdown()
+    breakdown = [seat.score for seat in v.seats]
     ranks = list(ranks) if ranks else obs.ranks()
     forfeited = {f["seat"]: f for f in forfeits}
     lines = [style.bold("FINAL SCORE"),
-             "  place  seat                            released  reputation  specialty  total"]
+             "  place  seat                            released  reputation  specialty"
+             "  survival  total"]
+    labels = []
+    for p in range(v.n):
+        label = "you" if p == you else (names[p] if names else v.faunas[p])
+        labels.append(f"seat {p} ({label if len(label) <= 22 else label[:21] + '~'})")
     for p in sorted(range(v.n), key=lambda s: (ranks[s], s)):
         b = breakdown[p]
-        label = "you" if p == you else (names[p] if names else v.faunas[p])
-        label = label if len(label) <= 22 else label[:21] + "~"
-        who = f"seat {p} ({label})"
         note = f"  forfeit: {forfeited[p]['kind']}" if p in forfeited else ""
-        line = (f"  {ranks[p]:>5}  {who:<30}  {b['conservation']:>8}  "
-                f"{b['reputation']:>10}  {b['specialty']:>9}  {b['total']:>5}")
+        line = (f"  {ranks[p]:>5}  {labels[p]:<30}  {b.conservation:>8}  "
+                f"{b.reputation:>10}  {b.specialty:>9}  {v.seats[p].track:>8}  {b.total:>5}")
         lines.append(style.seat(p, line) + f"  {v.faunas[p]}{note}")
+    ties = tie_breaks([b.total for b in breakdown], [s.track for s in v.seats], labels,
+                      exclude=set(forfeited))
+    lines += [f"  tie: {t}" for t in ties]
     return "\n".join(lines)

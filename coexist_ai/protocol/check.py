@@ -13,7 +13,7 @@ input, an error reply to a line that is not JSON.
 import subprocess
 import time
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.cards import resolve_card_set
 from coexist_ai.protocol.check_moves import MoveAsker
 from coexist_ai.protocol.client import _payload
@@ -218,7 +218,7 @@ class Checker:
 
     def check_stop(self, asker):
         """Recommended: a stop makes the bot move at once."""
-        state = _core.State.new(self.card_set, players=self.players, seed=self.seed)
+        state = _engine.State.new(self.card_set, players=self.players, seed=self.seed)
         try:
             self.new_game(state.current_player, self.seed)
             _, seconds, after_stop = asker.ask(state.observation(state.current_player),

@@ -12,7 +12,7 @@ import random
 import statistics
 import time
 
-from coexist_ai import _core
+from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
 from coexist_ai.protocol.connection import PeerFailure, check_reply
 from coexist_ai.protocol.messages import move_command
@@ -48,7 +48,7 @@ class MoveAsker:
 
     def play(self, card_set, players, seat, seed, max_moves):
         """One game: the bot in `seat`, random moves for the others."""
-        state = _core.State.new(card_set, players=players, seed=seed)
+        state = _engine.State.new(card_set, players=players, seed=seed)
         others = random.Random(seed)
         made = 0
         while not state.is_over() and not (max_moves and made >= max_moves):

@@ -14,7 +14,7 @@ readability is.
     st.scores(), st.ranks(), st.returns()
 
 With ``explicit_chance=True`` the end-of-turn refill is a chance node
-(`is_chance_node()`, `current_player == CHANCE_PLAYER`, phase "chance"):
+(`is_chance_node()`, `current_player == CHANCE_PLAYER`, phase "refill"):
 `chance_outcomes()` lists `(reveal_action(card), 1 / pile size)` for each
 card of the draw pile, and applying one turns that card face up.
 """

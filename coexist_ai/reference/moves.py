@@ -175,5 +175,5 @@ def _over(st):
 _BY_PHASE = {
     "start": _start, "choose": _choose, "recruit": _recruit, "house": _house,
     "center": _center, "train": _train, "effect": _effect,
-    "discard": _discard, "chance": _chance, "over": _over,
+    "discard": _discard, "refill": _chance, "over": _over,
 }

@@ -9,7 +9,7 @@ game) lives in the methods below it, in the order a turn meets them.
 
 With ``explicit_chance=True`` the refill does not take the draw pile's next
 card: the state becomes a chance node (`current_player == CHANCE_PLAYER`,
-phase ``"chance"``) whose outcomes are the cards still in the pile, each
+phase ``"refill"``) whose outcomes are the cards still in the pile, each
 revealed by the action ``reveal_action(card)``.
 """
 from coexist_ai.cards import FAUNAS
@@ -25,7 +25,7 @@ CHANCE_PLAYER = -1           # current_player of a chance node (as OpenSpiel)
 MISSION_SIZE = 5
 SUPPLY = (28, 24, 20, 20, 32)  # C F P H S: the totals never change
 PHASES = ("start", "choose", "recruit", "house", "center", "train", "effect",
-          "discard", "over", "chance")
+          "discard", "over", "refill")
 
 
 class ReferenceState:
@@ -33,7 +33,7 @@ class ReferenceState:
 
     __slots__ = ("table", "seats", "first_player", "turn_seat", "phase",
                  "end_triggered", "rounds", "supply", "mission", "draw_pile",
-                 "discard", "explicit_chance", "step", "capture_used",
+                 "discard", "explicit_chance", "opening", "step", "capture_used",
                  "trained_up", "trained_down", "effect_card", "_legal")
 
     # ---- setting up ---------------------------------------------------------
@@ -41,7 +41,9 @@ class ReferenceState:
     def new(cls, card_set, players, faunas, first_player, deck,
             explicit_chance=False):
         """A new game: `deck` is the full initial order of the draw pile
-        (card indices or ids), dealt from the front, five face up."""
+        (card indices or ids), dealt from the front, five face up. With
+        explicit chance every card dealt, the opening five included, is a
+        chance node's outcome instead (the deck's order is then unused)."""
         faunas = _check_setup(card_set, players, faunas, first_player)
         deck = _check_deck(card_set, faunas, deck)
         st = cls.__new__(cls)
@@ -51,16 +53,22 @@ class ReferenceState:
         st.end_triggered, st.rounds = False, 0
         st.supply = list(SUPPLY)
         # the opening deal never triggers the end (docs/rules.md choice 1)
-        st.mission, st.draw_pile = deck[:MISSION_SIZE], deck[MISSION_SIZE:]
         st.discard = []
-        st.explicit_chance = explicit_chance
-        st._begin_turn()
+        st.explicit_chance = st.opening = explicit_chance
+        if explicit_chance:
+            st.mission, st.draw_pile = [], sorted(deck)
+            st.step, st.capture_used, st.effect_card = 0, 0, None
+            st.trained_up, st.trained_down, st._legal = set(), set(), None
+            st.phase = "refill"
+        else:
+            st.mission, st.draw_pile = deck[:MISSION_SIZE], deck[MISSION_SIZE:]
+            st._begin_turn()
         return st
 
     def clone(self):
         other = ReferenceState.__new__(ReferenceState)
         for name in ("table", "first_player", "turn_seat", "phase",
-                     "end_triggered", "rounds", "explicit_chance", "step",
+                     "end_triggered", "rounds", "explicit_chance", "opening", "step",
                      "capture_used", "effect_card", "_legal"):
             setattr(other, name, getattr(self, name))
         other.seats = [seat.clone() for seat in self.seats]
@@ -83,7 +91,7 @@ class ReferenceState:
     def current_player(self):
         """The seat to move; CHANCE_PLAYER at a chance node; once the game
         is over, the last seat that moved (as the C engine)."""
-        return CHANCE_PLAYER if self.phase == "chance" else self.turn_seat
+        return CHANCE_PLAYER if self.phase == "refill" else self.turn_seat
 
     @property
     def seat(self):
@@ -94,7 +102,7 @@ class ReferenceState:
         return self.phase == "over"
 
     def is_chance_node(self):
-        return self.phase == "chance"
+        return self.phase == "refill"
 
     def legal_actions(self):
         """Ascending action integers (reveal actions at a chance node)."""
@@ -324,7 +332,7 @@ class ReferenceState:
     def _refill(self):
         while len(self.mission) < MISSION_SIZE and self.draw_pile:
             if self.explicit_chance:
-                self.phase = "chance"
+                self.phase = "refill"
                 return
             self._reveal(self.draw_pile[0])
         self._hand_over()
@@ -337,7 +345,13 @@ class ReferenceState:
 
     def _chance_reveal(self, card):
         self._reveal(card)
-        self._refill()
+        if not self.opening:
+            self._refill()
+        elif len(self.mission) == MISSION_SIZE or not self.draw_pile:
+            # the opening deal: it never triggers the end, then the first
+            # seat's turn begins
+            self.opening, self.end_triggered = False, False
+            self._begin_turn()
 
     def _hand_over(self):
         """The next seat plays; the game ends with a round, once the end is

@@ -38,7 +38,7 @@ import random
 import sys
 from pathlib import Path
 
-from coexist_ai._core import State
+from coexist_ai._engine import State
 from coexist_ai.cards import default_card_set
 
 GOLDEN = Path(__file__).resolve().parent
@@ -91,7 +91,7 @@ def deal_sha256(state):
     """The whole deal (faunas, Mission board, draw order) as a digest of card
     ids: independent of the state's memory layout."""
     cs = state.card_set
-    raw = state.referee_raw()
+    raw = state._referee_raw()
     faunas = [json.loads(state.to_json())["seats"][p]["fauna"]
               for p in range(state.num_players)]
     mission = [cs.cards[c].id for c in raw["mission"][:raw["n_mission"]]]
@@ -189,7 +189,7 @@ def playthrough_file(players):
 
 def _digest(state):
     supply = json.loads(state.to_json())["supply"]
-    raw = state.referee_raw()
+    raw = state._referee_raw()
     tracks = "/".join(str(raw["players"][p]["track"]) for p in range(state.num_players))
     scores = "/".join(str(v) for v in state.scores())
     return (f"supply {' '.join(f'{c}{n}' for c, n in supply.items())} "
@@ -224,11 +224,11 @@ def playthrough_lines(players):
     lines.append(f"over after {index} actions, {state.rounds} rounds, "
                  f"end_triggered {state.end_triggered}")
     ranks = state.ranks()
-    raw = state.referee_raw()
+    raw = state._referee_raw()
     for p, part in enumerate(state.score_breakdown()):
-        lines.append(f"seat {p} {faunas[p]:<8} conservation {part['conservation']} "
-                     f"reputation {part['reputation']} specialty {part['specialty']} "
-                     f"total {part['total']} track {raw['players'][p]['track']} "
+        lines.append(f"seat {p} {faunas[p]:<8} conservation {part.conservation} "
+                     f"reputation {part.reputation} specialty {part.specialty} "
+                     f"total {part.total} track {raw['players'][p]['track']} "
                      f"rank {ranks[p]}")
     lines.append(f"ranks {' '.join(str(r) for r in ranks)}")
     return lines

@@ -29,7 +29,7 @@ import random
 import re
 import sys
 
-from coexist_ai import _core
+from coexist_ai import _engine, _search
 from coexist_ai.cards import CardSetError, default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.notation import make_action
@@ -53,9 +53,9 @@ def play_out(state, rng, where, counts, search=True):
     invariant after each; search it first (the search must not hang)."""
     if search and not state.is_over():
         obs = state.observation()
-        _core.Searcher(max_nodes=4000, rollout_depth=rng.choice((0, 8)),
+        _search.Searcher(max_nodes=4000, rollout_depth=rng.choice((0, 8)),
                        seed=rng.getrandbits(32)).search(obs, iterations=20)
-        _core.greedy_choose(obs, max_nodes=200)
+        _search.greedy_choose(obs, max_nodes=200)
         counts["searches"] += 1
     moves = 0
     while not state.is_over():
@@ -72,15 +72,15 @@ def games(rng, counts, n):
     positions = []
     for g in range(n):
         players = 2 + g % 3
-        state = _core.State.new(players=players, seed=rng.getrandbits(63))
+        state = _engine.State.new(players=players, seed=rng.getrandbits(63))
         kind = ("random", "greedy", "ismcts")[g % 3]
-        searcher = _core.Searcher(max_nodes=5000, seed=g) if kind == "ismcts" else None
+        searcher = _search.Searcher(max_nodes=5000, seed=g) if kind == "ismcts" else None
         while not state.is_over():
             if rng.random() < 0.05:
                 positions.append(state.copy())
             obs = state.observation()
             if kind == "greedy":
-                action = _core.greedy_choose(obs, max_nodes=300)[0]
+                action = _search.greedy_choose(obs, max_nodes=300)[0]
             elif kind == "ismcts":
                 action = searcher.search(obs, iterations=12)["action"]
             else:
@@ -166,7 +166,7 @@ def load_and_play(load, text, rng, counts, where):
     check(position, where)
     if load(position.to_json()) != position:
         raise Findings(f"{where}: an accepted document does not round-trip: {text}")
-    state = position if isinstance(position, _core.State) else position.determinize(1)
+    state = position if isinstance(position, _engine.State) else position.determinize(1)
     play_out(state, rng, where, counts)
 
 
@@ -175,7 +175,7 @@ def fuzz_json(rng, counts, positions, n):
     for i in range(n):
         base = rng.choice(positions)
         doc = json.loads(base.to_json())
-        load_and_play(_core.State.from_json, mutate_document(doc, rng, ids), rng,
+        load_and_play(_engine.State.from_json, mutate_document(doc, rng, ids), rng,
                       counts, "json_state")
         obs = json.loads(base.observation().to_json())
         load_and_play(observation_from_json, mutate_document(obs, rng, ids), rng,
@@ -190,7 +190,7 @@ def byte_places(raw):
 
 def fuzz_raw(rng, counts, positions, n):
     for i in range(n):
-        raw = rng.choice(positions).referee_raw()
+        raw = rng.choice(positions)._referee_raw()
         places = byte_places(raw)
         for _ in range(rng.randrange(1, 4)):
             path = rng.choice(places)
@@ -201,7 +201,7 @@ def fuzz_raw(rng, counts, positions, n):
                                            rng.randrange(256), parent[path[-1]] + 1))
         counts["raw_tried"] += 1
         try:
-            state = _core.State.from_raw(CS, raw, begin_turn=rng.random() < 0.3)
+            state = _engine.State._from_raw(CS, raw, begin_turn=rng.random() < 0.3)
         except CoexistError:
             continue
         counts["raw_accepted"] += 1
@@ -245,16 +245,16 @@ def fuzz_cards(rng, counts, n):
         except CardSetError:
             continue
         counts["cards_accepted"] += 1
-        _core.CoreCardSet(cs)      # the engine must take what the loader takes
+        _engine.CoreCardSet(cs)      # the engine must take what the loader takes
         for players in (2, 3, 4):
             try:
-                state = _core.State.new(cs, players=players, seed=rng.getrandbits(63))
+                state = _engine.State.new(cs, players=players, seed=rng.getrandbits(63))
             except CoexistError:
                 continue           # the mutated set lacks cards of a fauna
             play_out(state, rng, "cards", counts, search=players == 2)
-            greedy = _core.State.new(cs, players=players, seed=rng.getrandbits(63))
+            greedy = _engine.State.new(cs, players=players, seed=rng.getrandbits(63))
             while not greedy.is_over():
-                greedy.apply(_core.greedy_choose(greedy.observation(), max_nodes=100)[0])
+                greedy.apply(_search.greedy_choose(greedy.observation(), max_nodes=100)[0])
                 check(greedy, "cards greedy")
                 counts["moves"] += 1
 

@@ -1,20 +1,28 @@
-# _search.pxi -- the compiled ISMCTS search (csrc/cx_ismcts.c, cx_searcher.c)
-# behind a Python class. Included by _core.pyx so that one extension holds
-# the engine and the search.
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The compiled searches behind Python: the determinized ISMCTS
+(csrc/cx_ismcts.c, cx_searcher.c) and the heuristic turn search
+(csrc/cx_greedy.c). Neither ever reads the real draw-pile order: every
+position is hidden first, whatever was passed in."""
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+
+from coexist_ai._engine cimport (Position, cx_state, cx_cardset, cx_action,
+                                 cx_hide_deck, cx_is_over, CX_MAX_ACTIONS,
+                                 CX_PH_REFILL, _seed64)
 
 REWARDS = ("win", "rank", "margin")
 MAX_TREE_NODES = CX_MAX_TREE_NODES
 GREEDY_MAX_NODES = CX_GREEDY_MAX_NODES
+MAX_THREADS = CX_MAX_THREADS
 POLICIES = ("random", "light")
+cdef enum:
+    PRINCIPAL_LINE = 64         # moves of the principal line reported
 
 
 cdef class Searcher:
     """Root-parallel determinized ISMCTS over a pool of at most `max_nodes`
     nodes. Searching never reads the real draw-pile order: the position is
     hidden first, whatever was passed in."""
-    cdef cx_searcher s
-    cdef readonly dict settings
 
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
                   str policy="light", int rollout_depth=0, double discount=1.0,
@@ -29,9 +37,10 @@ cdef class Searcher:
         if not 0 < discount <= 1:
             raise ValueError(f"discount {discount}: expected a number in (0, 1]")
         p.discount = discount
-        if not 1 <= threads <= 64 or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
+        if not 1 <= threads <= CX_MAX_THREADS or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
-                             f"1..64 and 2 to {MAX_TREE_NODES} nodes per thread")
+                             f"1..{CX_MAX_THREADS} and 2 to {MAX_TREE_NODES} nodes "
+                             "per thread")
         if not cx_searcher_init(&self.s, &p, threads, max_nodes, reuse, _seed64(seed)):
             raise MemoryError(f"cannot set up {threads} search threads "
                               f"with {max_nodes} nodes")
@@ -67,8 +76,7 @@ cdef class Searcher:
         if cx_is_over(&position.s):
             raise ValueError("the game is over: there is nothing to search")
         cdef cx_state hidden
-        memcpy(&hidden, &position.s, sizeof(cx_state))
-        cx_hide_deck(&hidden)
+        _hidden_copy(position, &hidden)
         cdef cx_root_stat *stats = <cx_root_stat *>malloc(sizeof(cx_root_stat) * CX_MAX_ACTIONS)
         cdef int n = 0
         cdef long done
@@ -89,8 +97,8 @@ cdef class Searcher:
 
     def _result(self, moves, long done, double elapsed):
         best = max(moves, key=lambda m: (m[1], m[3]))
-        cdef cx_action line[64]
-        cdef int k = cx_tree_principal_line(&self.s.trees[0], line, 64)
+        cdef cx_action line[PRINCIPAL_LINE]
+        cdef int k = cx_tree_principal_line(&self.s.trees[0], line, PRINCIPAL_LINE)
         cdef long nodes, edges, used
         cx_searcher_usage(&self.s, &nodes, &edges, &used)
         return {"action": best[0], "value": best[3], "iterations": done,
@@ -99,6 +107,19 @@ cdef class Searcher:
                 "nodes": nodes, "edges": edges, "bytes": used,
                 "bytes_per_node": (<double>used) / nodes if nodes else 0.0,
                 "pool_full": any(self.s.trees[t].full for t in range(self.s.threads))}
+
+
+cdef int _hidden_copy(Position position, cx_state *hidden) except -1:
+    """The position to search: the draw pile's order erased, and explicit
+    chance turned off (a search deals its own refills); a chance node itself
+    is not a decision of any seat."""
+    if position.s.phase == CX_PH_REFILL:
+        raise ValueError("a chance node (a refill being revealed) is no seat's "
+                         "decision: there is nothing to search")
+    memcpy(hidden, &position.s, sizeof(cx_state))
+    cx_hide_deck(hidden)
+    hidden.explicit_chance = 0
+    return 0
 
 
 def greedy_choose(Position position not None, int max_nodes=20000):
@@ -111,8 +132,7 @@ def greedy_choose(Position position not None, int max_nodes=20000):
     if cx_is_over(&position.s):
         raise ValueError("the game is over: there is no move to choose")
     cdef cx_state hidden
-    memcpy(&hidden, &position.s, sizeof(cx_state))
-    cx_hide_deck(&hidden)
+    _hidden_copy(position, &hidden)
     cdef int searched = 0
     cdef cx_action action
     with nogil:
