@@ -14,8 +14,7 @@ cdef extern from "cx_searcher.h" nogil:
         int policy              # CX_POLICY_*: random, light
         int rollout_depth       # turns before a rollout is cut off (0: end)
         float discount          # at each node, a reward k rounds later than its
-                                # expected end counts discount^k of its distance
-                                # from the neutral reward (1: no discount)
+                                # expected end counts discount^k (1: no discount)
     ctypedef struct cx_tree:
         int n_nodes             # nodes in use
         int n_edges             # edges in use

@@ -123,12 +123,6 @@ void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
     }
 }
 
-float cx_reward_neutral(int kind, float margin_weight, int n_players) {
-    float base = kind == CX_REWARD_WIN ? 1.0f / (float)n_players : 0.5f;
-    return kind == CX_REWARD_MARGIN ? 0.5f
-         : (1.0f - margin_weight) * base + margin_weight * 0.5f;
-}
-
 /* Weights of the light policy by kind of move: finish what is started
  * (release, assign, apply), rarely shuffle tokens around or give animals
  * away, never unassign unless nothing else is legal. */

@@ -28,15 +28,6 @@ void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
 /* the game is over, ended by the round safeguard (no end was triggered) */
 int cx_ended_by_safeguard(const cx_state *s);
 
-/* The reward of a seat that is neither ahead nor behind: a draw in every
- * comparison (rank and margin: 1/2; win: a fair share, 1/n of the table),
- * blended as cx_reward blends. A discount pulls rewards toward it, so that
- * waiting shrinks a lead and a deficit alike and a constant-sum reward
- * (rank or win at any table, margin at two seats) stays constant-sum: a
- * discount toward 0 would have every seat, the losing ones too, prefer the
- * short lines, as if the others helped the leader to finish. */
-float cx_reward_neutral(int kind, float margin_weight, int n_players);
-
 /* Points each seat would score now, plus credit for the animals on its
  * board by how close they are to release (counting pool caretakers they
  * still need) and a little for other caretakers. */

@@ -43,9 +43,8 @@ typedef struct {
     int policy;           /* CX_POLICY_* for rollouts */
     int rollout_depth;    /* turns before cutting a rollout off (0: end) */
     float discount;       /* at each node, a reward k rounds later than the
-                             end expected at that node counts discount^k of
-                             its distance from the neutral reward (1: no
-                             discount) */
+                             end expected at that node counts discount^k
+                             (1: no discount) */
 } cx_search_params;
 
 typedef struct {
