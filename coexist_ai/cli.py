@@ -7,11 +7,12 @@ from coexist_ai.cards import CardSetError, resolve_card_set
 from coexist_ai.errors import CoexistError
 
 
-def _card_set(spec):
+def card_set_option_value(spec, param_hint="--cards"):
+    """The card set a user named, or a usage error naming the option."""
     try:
         return resolve_card_set(spec)
     except CardSetError as e:
-        raise click.BadParameter(str(e), param_hint="--cards") from None
+        raise click.BadParameter(str(e), param_hint=param_hint) from None
 
 
 CARDS_OPTION = click.option(
@@ -40,7 +41,7 @@ def bench(games, seed, search, python, cards_spec):
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_python_bench,
                                   run_search_bench)
-    card_set = _card_set(cards_spec)
+    card_set = card_set_option_value(cards_spec)
     if search:
         figures = run_search_bench(card_set)
     elif python:
@@ -57,7 +58,7 @@ def bench(games, seed, search, python, cards_spec):
 def game(players, seed, cards_spec):
     """Play one game of uniformly random moves and print it move by move."""
     from coexist_ai.showgame import print_random_game
-    print_random_game(_card_set(cards_spec), players, seed, click.echo)
+    print_random_game(card_set_option_value(cards_spec), players, seed, click.echo)
 
 
 @main.group()
@@ -69,7 +70,7 @@ def cards():
 @click.argument("path")
 def cards_check(path):
     """Validate a card-set TOML file."""
-    card_set = _card_set(path)
+    card_set = card_set_option_value(path)
     click.echo(f"{path}: card set {card_set.name!r} is valid: "
                f"{len(card_set.animals())} animals, {len(card_set.caretakers())} "
                f"caretaker cards, sha256 {card_set.sha256}")
@@ -86,7 +87,7 @@ def cards_report(games, seed, bot_spec, cards_spec):
     from coexist_ai.bots import parse_spec
     from coexist_ai.cardreport import card_set_report
     parse_spec(bot_spec)
-    click.echo(card_set_report(_card_set(cards_spec), games, seed, spec=bot_spec))
+    click.echo(card_set_report(card_set_option_value(cards_spec), games, seed, spec=bot_spec))
 
 
 from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402
@@ -97,6 +98,8 @@ main.add_command(bots)
 from coexist_ai.cli_protocol import protocol, serve  # noqa: E402
 main.add_command(serve)
 main.add_command(protocol)
+from coexist_ai.cli_balance import balance  # noqa: E402
+main.add_command(balance)
 from coexist_ai.cli_play import play, replay  # noqa: E402
 main.add_command(play)
 main.add_command(replay)

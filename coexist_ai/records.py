@@ -31,14 +31,17 @@ def read_records(path):
 
 def numbered_records(path):
     """(line number, record) of every complete line of a file, checked."""
-    out = []
+    return list(iter_numbered_records(path))
+
+
+def iter_numbered_records(path):
+    """The same, one at a time: a long file is never held whole."""
     with open_for_reading(path) as f:
         for number, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break          # a cut-off last line
             if line.strip():
-                out.append((number, _parse_line(path, number, line)))
-    return out
+                yield number, _parse_line(path, number, line)
 
 
 def _parse_line(path, number, line):

@@ -12,7 +12,7 @@ from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
 from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
-from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
+from coexist_ai.records import (RecordsError, RecordWriter, iter_numbered_records,
                                 repair_truncated_tail, without_repeats)
 from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Schedule
@@ -91,15 +91,17 @@ def _close(bot):
         pass
 
 
-def load_existing(path, tournament, warn):
+def load_existing(path, tournament, warn, keep=None):
     """Records already in `path` for this tournament, each game once
     (repairing a cut-off last line); refuses records of another
-    tournament, another card set, or that its schedule does not hold."""
+    tournament, another card set, or that its schedule does not hold.
+    `keep(record)`: what of each record to hold in memory (default all)."""
     if not path or not os.path.exists(path):
         return [], 0
-    numbered = numbered_records(path)   # checked before anything is cut off
-    for line, record in numbered:
+    numbered = []                       # checked before anything is cut off
+    for line, record in iter_numbered_records(path):
         _check_belongs(path, line, record, tournament)
+        numbered.append((line, keep(record) if keep else record))
     repaired = repair_truncated_tail(path)
     return without_repeats(((path, line, r) for line, r in numbered), warn), repaired
 
@@ -120,24 +122,26 @@ def _check_belongs(path, line, record, tournament):
 
 
 def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
-        backend="local", address=None, stop_failing=True):
+        backend="local", address=None, stop_failing=True, live=LiveLine, keep=None):
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
     `stop_failing`. The records file is locked for the whole run: a second
-    run on it is refused."""
+    run on it is refused. `live(standings)`: the middle of the progress
+    line; `keep(record)`: what the standings hold of each record (a long
+    run keeps its records light: the file has them whole)."""
     writer = RecordWriter(out) if out else None     # before reading: the lock
     try:
         return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
-                    stop_rule, echo, backend, address, stop_failing)
+                    stop_rule, echo, backend, address, stop_failing, live, keep)
     finally:
         if writer:
             writer.close()
 
 
 def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
-         stop_failing):
-    records, repaired = load_existing(out, tournament, echo)
+         stop_failing, live, keep):
+    records, repaired = load_existing(out, tournament, echo, keep)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
@@ -151,13 +155,13 @@ def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, addr
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)
-    bar = Progress(len(schedule), len(done), LiveLine(standings), eta, progress)
+    bar = Progress(len(schedule), len(done), live(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):
             with held():     # an interrupt now would leave a game saved but not counted
                 if writer:
                     writer.write(record)
-                standings.add(record)
+                standings.add(keep(record) if keep else record)
             failing = stop_failing and standings.failing_bot()
             if failing:
                 raise BotsFailing(failing)

@@ -1,0 +1,133 @@
+"""Playing a balance study: at each player count, one bot in every seat
+over fresh deals, through the tournament machinery (coexist_ai.tournament),
+so a study has the same records, resumption, parallel jobs, failure
+handling and progress line as a tournament.
+
+A study at one player count is a one-entrant tournament: its schedule
+seats the entrant in every seat, one game a deal, each deal drawing the
+faunas and the draw pile from the study's seed. Its records go to
+DIR/games-<n>p.jsonl; rerunning the same command resumes, and a larger
+--games extends the same games.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from coexist_ai import tournament as tm
+from coexist_ai.balance.facts import GameFacts, game_facts
+from coexist_ai.balance.stats import TOLERANCE, player_count_stats
+from coexist_ai.balance.strength import bot_ratings
+from coexist_ai.cards import CardSet
+from coexist_ai.live import cut
+from coexist_ai.records import iter_numbered_records
+from coexist_ai.schedule import Entrant
+
+STUDY = "balance"
+
+
+@dataclass(frozen=True)
+class Study:
+    cards_spec: str            # what the user named: a packaged name or a path
+    card_set: CardSet
+    player_counts: tuple[int, ...]
+    bot: str                   # the spec of the bot in every seat
+    games: int                 # per player count
+    seed: int
+    out: str | None            # the study's folder (None: nothing saved)
+
+    def tournament(self, players: int) -> tm.Tournament:
+        return tm.Tournament(STUDY, [Entrant(self.bot, self.bot)], players, "round-robin",
+                             self.games, self.seed, self.cards_spec)
+
+    def records_path(self, players: int) -> str | None:
+        return os.path.join(self.out, f"games-{players}p.jsonl") if self.out else None
+
+
+def light(record: dict[str, Any]) -> dict[str, Any]:
+    """A record without its moves: what the live standings need (the file
+    keeps it whole; 10,000 four-player games would hold 500 MB)."""
+    return {k: v for k, v in record.items() if k not in ("moves", "times")}
+
+
+class SpecialtyLine:
+    """The middle of a study's progress line: each specialty's win share so
+    far against the fair share."""
+
+    def __init__(self, standings, players: int) -> None:
+        self.standings, self.players = standings, players
+        self.seen, self.wins, self.games = 0, Counter(), Counter()
+
+    def __call__(self, width: int, final: bool = False) -> str:
+        for record in self.standings.records[self.seen:]:
+            ranks = record["ranks"]
+            for fauna, rank in zip(record["faunas"], ranks):
+                self.games[fauna] += 1
+                self.wins[fauna] += (rank == 1) / ranks.count(1)
+        self.seen = len(self.standings.records)
+        shares = " ".join(f"{fauna} {self.wins[fauna] / n:.1%}"
+                          for fauna, n in sorted(self.games.items()))
+        return cut(f"{self.players}p {shares} (fair {1 / self.players:.0%})", width)
+
+
+def play(study: Study, jobs: int | None, progress: bool = True,
+         echo: Callable[[str], None] = print) -> dict[int, Any]:
+    """Play what is missing at every player count; the standings of each
+    (a run stopped by Ctrl-C is marked interrupted and ends the study)."""
+    out = {}
+    if study.out:
+        os.makedirs(study.out, exist_ok=True)
+    for players in study.player_counts:
+        t = study.tournament(players)
+        echo(f"{STUDY} {study.card_set.name!r}: {players} players, {study.games} games "
+             f"of {study.bot} in every seat, seed {study.seed}")
+        standings = tm.run(t, study.records_path(players), jobs, progress, echo=echo,
+                           live=lambda s, p=players: SpecialtyLine(s, p),
+                           keep=light if study.out else None)
+        out[players] = standings
+        if standings.interrupted:
+            break
+    return out
+
+
+def recorded_games(study: Study, players: int) -> Iterator[dict[str, Any]]:
+    """The study's games at this count, from its records file (one at a
+    time), each once and only the first `games` of the schedule."""
+    seen = set()
+    for _, record in iter_numbered_records(study.records_path(players)):
+        if record["game"] < study.games and record["game"] not in seen:
+            seen.add(record["game"])
+            yield record
+
+
+def facts_of(records, card_set: CardSet) -> tuple[list[GameFacts], int]:
+    """The facts of the finished games, and how many were forfeited (a
+    forfeit says something of a bot, nothing of the cards)."""
+    facts, forfeits = [], 0
+    for record in records:
+        if record["end"] != "normal":
+            forfeits += 1
+            continue
+        facts.append(game_facts(record, card_set))
+    return facts, forfeits
+
+
+def summarize(study: Study, facts_by_count: dict[int, tuple[list[GameFacts], int]],
+              tolerance: float = TOLERANCE,
+              rating_files: Sequence[os.PathLike[str]] | None = None) -> dict[str, Any]:
+    """The whole study as data (the JSON report)."""
+    cs = study.card_set
+    counts = []
+    for players, (facts, forfeits) in sorted(facts_by_count.items()):
+        if facts:
+            counts.append(dict(player_count_stats(facts, cs, tolerance), forfeits=forfeits))
+    return {"format": "coexist-balance", "version": 1,
+            "card_set": {"name": cs.name, "sha256": cs.sha256,
+                         "reconstructed": cs.is_reconstructed},
+            "bot": study.bot, "seed": study.seed, "games_asked": study.games,
+            "bot_rating": bot_ratings(study.bot, None if rating_files is None
+                                      else list(rating_files)),
+            "counts": counts}
