@@ -3,7 +3,7 @@ import sys
 
 import click
 
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import DEFAULT_NAME, PACKAGED_NAMES, CardSetError, resolve_card_set
 from coexist_ai.errors import CoexistError
 
 
@@ -17,7 +17,8 @@ def card_set_option_value(spec, param_hint="--cards"):
 
 CARDS_OPTION = click.option(
     "--cards", "cards_spec", default="default", show_default=True,
-    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+    help=f"Card set: 'default' ({DEFAULT_NAME}), a packaged set's name "
+         f"({', '.join(PACKAGED_NAMES)}) or a path to a TOML file.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -77,17 +78,27 @@ def cards_check(path):
 
 
 @cards.command("report")
-@click.option("--games", default=400, show_default=True, type=click.IntRange(1))
+@click.option("--games", default=400, show_default=True, type=click.IntRange(1),
+              help="Games at each player count.")
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--bot", "bot_spec", default="random", show_default=True,
               help="The bot playing every seat (e.g. greedy for sensible play).")
+@click.option("--players", "players_text", default="2,3,4", show_default=True,
+              help="Player counts, separated by commas.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+              help="Parallel games.")
 @CARDS_OPTION
-def cards_report(games, seed, bot_spec, cards_spec):
-    """Game length, scores, effect use and specialty balance of a card set."""
-    from coexist_ai.bots import parse_spec
+def cards_report(games, seed, bot_spec, players_text, jobs, cards_spec):
+    """Game length, scores, effects, specialty and seat balance of a card
+    set, with 95% intervals: the quick version of `coexist-ai balance`
+    (no records, no HTML)."""
+    from coexist_ai.bots import make_bot
     from coexist_ai.cardreport import card_set_report
-    parse_spec(bot_spec)
-    click.echo(card_set_report(card_set_option_value(cards_spec), games, seed, spec=bot_spec))
+    from coexist_ai.cli_balance import parse_players
+    card_set = card_set_option_value(cards_spec)
+    make_bot(bot_spec).close()
+    click.echo(card_set_report(card_set, games, seed, parse_players(players_text),
+                               bot_spec, jobs))
 
 
 from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402

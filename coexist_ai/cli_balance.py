@@ -8,13 +8,28 @@ PLAYER_COUNTS = (2, 3, 4)
 
 def parse_players(text):
     try:
-        counts = tuple(sorted({int(x) for x in text.split(",") if x.strip()}))
+        counts = tuple(dict.fromkeys(int(x) for x in text.split(",") if x.strip()))
     except ValueError:
         counts = ()
     if not counts or any(c not in PLAYER_COUNTS for c in counts):
         raise click.BadParameter(f"{text!r}: expected player counts from 2, 3, 4 "
                                  "separated by commas (e.g. 2,3,4)", param_hint="--players")
     return counts
+
+
+def parse_games(text, counts):
+    """--games: one number for every player count, or one per count."""
+    try:
+        numbers = [int(x) for x in text.split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) == 1:
+        numbers *= len(counts)
+    if len(numbers) != len(counts) or min(numbers) < 1:
+        raise click.BadParameter(f"{text!r}: expected a whole number >= 1, or one per "
+                                 f"player count ({len(counts)}: {','.join(map(str, counts))})",
+                                 param_hint="--games")
+    return dict(zip(counts, numbers))
 
 
 def _existing_seed(out, counts, seed):
@@ -34,8 +49,9 @@ def _existing_seed(out, counts, seed):
               help="Player counts to study, separated by commas.")
 @click.option("--bot", "bot_spec", default="greedy", show_default=True,
               help="The bot in every seat (the stronger, the more the figures say).")
-@click.option("--games", default=2000, show_default=True, type=click.IntRange(1),
-              help="Games at each player count (a larger number extends a study).")
+@click.option("--games", "games_text", default="2000", show_default=True,
+              help="Games at each player count, or one number per count in the order "
+                   "of --players (a larger number extends a study).")
 @click.option("--jobs", default=None, type=click.IntRange(1),
               help="Parallel games [default: all cores].")
 @click.option("--out", type=click.Path(file_okay=False),
@@ -46,7 +62,8 @@ def _existing_seed(out, counts, seed):
 @click.option("--tolerance", default=3.0, show_default=True, type=click.FloatRange(0, 50),
               help="Percentage points from the fair share within which a set is fair.")
 @click.option("--quiet", is_flag=True, help="No progress line.")
-def balance(cards_spec, players_text, bot_spec, games, jobs, out, seed, tolerance, quiet):
+def balance(cards_spec, players_text, bot_spec, games_text, jobs, out, seed, tolerance,
+            quiet):
     """How fair the card set CARDS (a packaged name or a TOML file) is to
     every specialty, played by equal bots.
 
@@ -68,6 +85,7 @@ def balance(cards_spec, players_text, bot_spec, games, jobs, out, seed, toleranc
     card_set = card_set_option_value(cards_spec, "CARDS")
     make_bot(bot_spec).close()                 # refuse a bad spec before any game
     counts = parse_players(players_text)
+    games = parse_games(games_text, counts)
     out = out or f"balance-{card_set.name}"
     seed = _existing_seed(out, counts, seed)
     s = study.Study(cards_spec, card_set, counts, bot_spec, games, seed, out)

@@ -7,7 +7,7 @@ import os
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSetError, packaged_by_sha256, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
 from coexist_ai.match import UnstartableBot, play_game
@@ -109,8 +109,11 @@ def load_existing(path, tournament, warn, keep=None):
 def _check_belongs(path, line, record, tournament):
     where = f"{path}:{line}: game {record['game']}"
     if record["card_set"]["sha256"] != tournament.card_set.sha256:
+        packaged = packaged_by_sha256(record["card_set"]["sha256"])
+        hint = f" (resume it with --cards {packaged.name})" if packaged else ""
         raise RecordsError(f"{where} was played with card set {record['card_set']!r}, "
-                           f"not {tournament.card_set.name!r}; use another --out file")
+                           f"not {tournament.card_set.name!r}{hint}; use another --out "
+                           "file")
     if record["run"] != tournament.run_id:
         raise RecordsError(f"{where} belongs to another tournament (run {record['run']!r}, "
                            f"this one is {tournament.run_id}); use another --out file")

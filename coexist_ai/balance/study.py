@@ -35,13 +35,13 @@ class Study:
     card_set: CardSet
     player_counts: tuple[int, ...]
     bot: str                   # the spec of the bot in every seat
-    games: int                 # per player count
+    games: dict[int, int]      # games to play at each player count
     seed: int
     out: str | None            # the study's folder (None: nothing saved)
 
     def tournament(self, players: int) -> tm.Tournament:
         return tm.Tournament(STUDY, [Entrant(self.bot, self.bot)], players, "round-robin",
-                             self.games, self.seed, self.cards_spec)
+                             self.games[players], self.seed, self.cards_spec)
 
     def records_path(self, players: int) -> str | None:
         return os.path.join(self.out, f"games-{players}p.jsonl") if self.out else None
@@ -82,7 +82,7 @@ def play(study: Study, jobs: int | None, progress: bool = True,
         os.makedirs(study.out, exist_ok=True)
     for players in study.player_counts:
         t = study.tournament(players)
-        echo(f"{STUDY} {study.card_set.name!r}: {players} players, {study.games} games "
+        echo(f"{STUDY} {study.card_set.name!r}: {players} players, {study.games[players]} games "
              f"of {study.bot} in every seat, seed {study.seed}")
         standings = tm.run(t, study.records_path(players), jobs, progress, echo=echo,
                            live=lambda s, p=players: SpecialtyLine(s, p),
@@ -98,7 +98,7 @@ def recorded_games(study: Study, players: int) -> Iterator[dict[str, Any]]:
     time), each once and only the first `games` of the schedule."""
     seen = set()
     for _, record in iter_numbered_records(study.records_path(players)):
-        if record["game"] < study.games and record["game"] not in seen:
+        if record["game"] < study.games[players] and record["game"] not in seen:
             seen.add(record["game"])
             yield record
 
@@ -127,7 +127,7 @@ def summarize(study: Study, facts_by_count: dict[int, tuple[list[GameFacts], int
     return {"format": "coexist-balance", "version": 1,
             "card_set": {"name": cs.name, "sha256": cs.sha256,
                          "reconstructed": cs.is_reconstructed},
-            "bot": study.bot, "seed": study.seed, "games_asked": study.games,
+            "bot": study.bot, "seed": study.seed,
             "bot_rating": bot_ratings(study.bot, None if rating_files is None
                                       else list(rating_files)),
             "counts": counts}
