@@ -32,7 +32,8 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the share is inside by construction; min/max keep it so through rounding
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def score_test(successes: float, n: float, p0: float) -> float:
