@@ -12,8 +12,9 @@ from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
 from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
-from coexist_ai.records import (RecordsError, RecordWriter, iter_numbered_records,
-                                repair_truncated_tail, without_repeats)
+from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
+                                repair_truncated_tail)
+from coexist_ai.repeats import Repeats
 from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Schedule
 
@@ -91,19 +92,24 @@ def _close(bot):
         pass
 
 
-def load_existing(path, tournament, warn, keep=None):
-    """Records already in `path` for this tournament, each game once
-    (repairing a cut-off last line); refuses records of another
+def load_existing(path, tournament, standings, warn, count=None):
+    """Count the records already in `path` for this tournament into
+    `standings` (and `count(record)`, if given), one line at a time, each
+    game once (repairing a cut-off last line); refuses records of another
     tournament, another card set, or that its schedule does not hold.
-    `keep(record)`: what of each record to hold in memory (default all)."""
+    Returns the games done (a GameSet) and the bytes repaired."""
+    repeats = Repeats()
     if not path or not os.path.exists(path):
-        return [], 0
-    numbered = []                       # checked before anything is cut off
-    for line, record in iter_numbered_records(path):
+        return repeats.seen[tournament.run_id], 0
+    for line, record in numbered_records(path):   # all checked before anything is cut off
         _check_belongs(path, line, record, tournament)
-        numbered.append((line, keep(record) if keep else record))
+        if not repeats.is_repeat(path, line, record):
+            standings.add(record)
+            if count:
+                count(record)
     repaired = repair_truncated_tail(path)
-    return without_repeats(((path, line, r) for line, r in numbered), warn), repaired
+    repeats.report([path], warn)
+    return repeats.seen[tournament.run_id], repaired
 
 
 def _check_belongs(path, line, record, tournament):
@@ -125,36 +131,36 @@ def _check_belongs(path, line, record, tournament):
 
 
 def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
-        backend="local", address=None, stop_failing=True, live=LiveLine, keep=None):
+        backend="local", address=None, stop_failing=True, live=LiveLine, count=None):
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
     `stop_failing`. The records file is locked for the whole run: a second
     run on it is refused. `live(standings)`: the middle of the progress
-    line; `keep(record)`: what the standings hold of each record (a long
-    run keeps its records light: the file has them whole)."""
+    line; `count(record)`: called with every record the standings count,
+    those already in `out` and those played (the standings keep figures,
+    not records: a caller that wants more of them takes it here)."""
     writer = RecordWriter(out) if out else None     # before reading: the lock
     try:
         return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
-                    stop_rule, echo, backend, address, stop_failing, live, keep)
+                    stop_rule, echo, backend, address, stop_failing, live, count)
     finally:
         if writer:
             writer.close()
 
 
 def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
-         stop_failing, live, keep):
-    records, repaired = load_existing(out, tournament, echo, keep)
+         stop_failing, live, count):
+    standings = Standings(tournament)
+    done, repaired = load_existing(out, tournament, standings, echo, count)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
-    done = {r["game"] for r in records}
-    standings = Standings(tournament, records)
     schedule = tournament.schedule
     todo = schedule.games(skip=done)    # lazy: made as the workers need them
-    if records:
+    if done:
         left = len(schedule) - sum(1 for index in done if index < len(schedule))
-        echo(f"{out}: {len(records)} games already played, {left} to go")
+        echo(f"{out}: {len(done)} games already played, {left} to go")
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)
@@ -164,7 +170,9 @@ def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, addr
             with held():     # an interrupt now would leave a game saved but not counted
                 if writer:
                     writer.write(record)
-                standings.add(keep(record) if keep else record)
+                standings.add(record)
+                if count:
+                    count(record)
             failing = stop_failing and standings.failing_bot()
             if failing:
                 raise BotsFailing(failing)

@@ -23,7 +23,7 @@ from coexist_ai.balance.stats import TOLERANCE, player_count_stats
 from coexist_ai.balance.strength import bot_ratings
 from coexist_ai.cards import CardSet
 from coexist_ai.live import cut
-from coexist_ai.records import iter_numbered_records
+from coexist_ai.records import numbered_records
 from coexist_ai.schedule import Entrant
 
 STUDY = "balance"
@@ -47,36 +47,43 @@ class Study:
         return os.path.join(self.out, f"games-{players}p.jsonl") if self.out else None
 
 
-def light(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without its moves: what the live standings need (the file
-    keeps it whole; 10,000 four-player games would hold 500 MB)."""
-    return {k: v for k, v in record.items() if k not in ("moves", "times")}
-
-
 class SpecialtyLine:
     """The middle of a study's progress line: each specialty's win share so
-    far against the fair share."""
+    far against the fair share (`add` counts a record)."""
 
-    def __init__(self, standings, players: int) -> None:
-        self.standings, self.players = standings, players
-        self.seen, self.wins, self.games = 0, Counter(), Counter()
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.wins, self.games = Counter(), Counter()
+
+    def add(self, record: dict[str, Any]) -> None:
+        ranks = record["ranks"]
+        for fauna, rank in zip(record["faunas"], ranks):
+            self.games[fauna] += 1
+            self.wins[fauna] += (rank == 1) / ranks.count(1)
 
     def __call__(self, width: int, final: bool = False) -> str:
-        for record in self.standings.records[self.seen:]:
-            ranks = record["ranks"]
-            for fauna, rank in zip(record["faunas"], ranks):
-                self.games[fauna] += 1
-                self.wins[fauna] += (rank == 1) / ranks.count(1)
-        self.seen = len(self.standings.records)
         shares = " ".join(f"{fauna} {self.wins[fauna] / n:.1%}"
                           for fauna, n in sorted(self.games.items()))
         return cut(f"{self.players}p {shares} (fair {1 / self.players:.0%})", width)
 
 
+@dataclass
+class Played:
+    """One player count's run: its standings, and its records when the
+    study keeps no file (a study with a folder reads them back from it,
+    one at a time: recorded_games)."""
+    standings: Any
+    records: list[dict[str, Any]]
+
+    @property
+    def interrupted(self) -> bool:
+        return self.standings.interrupted
+
+
 def play(study: Study, jobs: int | None, progress: bool = True,
-         echo: Callable[[str], None] = print) -> dict[int, Any]:
-    """Play what is missing at every player count; the standings of each
-    (a run stopped by Ctrl-C is marked interrupted and ends the study)."""
+         echo: Callable[[str], None] = print) -> dict[int, Played]:
+    """Play what is missing at every player count (a run stopped by Ctrl-C
+    is marked interrupted and ends the study)."""
     out = {}
     if study.out:
         os.makedirs(study.out, exist_ok=True)
@@ -84,10 +91,15 @@ def play(study: Study, jobs: int | None, progress: bool = True,
         t = study.tournament(players)
         echo(f"{STUDY} {study.card_set.name!r}: {players} players, {study.games[players]} games "
              f"of {study.bot} in every seat, seed {study.seed}")
+        line, records = SpecialtyLine(players), []
+
+        def count(record, line=line, records=records):
+            line.add(record)
+            if not study.out:
+                records.append(record)
         standings = tm.run(t, study.records_path(players), jobs, progress, echo=echo,
-                           live=lambda s, p=players: SpecialtyLine(s, p),
-                           keep=light if study.out else None)
-        out[players] = standings
+                           live=lambda s, line=line: line, count=count)
+        out[players] = Played(standings, records)
         if standings.interrupted:
             break
     return out
@@ -97,7 +109,7 @@ def recorded_games(study: Study, players: int) -> Iterator[dict[str, Any]]:
     """The study's games at this count, from its records file (one at a
     time), each once and only the first `games` of the schedule."""
     seen = set()
-    for _, record in iter_numbered_records(study.records_path(players)):
+    for _, record in numbered_records(study.records_path(players)):
         if record["game"] < study.games[players] and record["game"] not in seen:
             seen.add(record["game"])
             yield record
