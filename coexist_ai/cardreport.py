@@ -13,9 +13,11 @@ from coexist_ai.balance.text import study_lines
 
 
 def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4), spec="random",
-                    jobs=1):
-    """The report's text (one study of `games` games at each count)."""
-    s = study.Study(card_set, card_set, tuple(player_counts), spec,
+                    jobs=1, cards_spec=None):
+    """The report's text (one study of `games` games at each count);
+    `cards_spec`: what the user named the set by (a path), for the command
+    that plays the same games with records."""
+    s = study.Study(cards_spec or card_set, card_set, tuple(player_counts), spec,
                     dict.fromkeys(player_counts, games), seed, None)
     runs = study.play(s, jobs, progress=False, echo=lambda text: None)
     facts = {players: study.facts_of(run.records, card_set) for players, run in runs.items()}

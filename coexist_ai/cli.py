@@ -105,7 +105,7 @@ def cards_report(games, seed, bot_spec, players_text, jobs, cards_spec):
     card_set = card_set_option_value(cards_spec)
     make_bot(bot_spec).close()
     click.echo(card_set_report(card_set, games, seed, parse_players(players_text),
-                               bot_spec, jobs))
+                               bot_spec, jobs, cards_spec))
 
 
 from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402

@@ -4,6 +4,7 @@ refusals, and the packaged card sets found by name and by hash."""
 import csv
 import json
 import re
+import shlex
 
 import pytest
 
@@ -118,6 +119,34 @@ def test_a_card_set_file_is_studied_under_its_own_name(tmp_path):
     report = json.loads((out / "report.json").read_text())
     assert report["card_set"] == {"name": "identical-faunas",
                                   "sha256": identical_faunas().sha256, "reconstructed": False}
+
+
+def test_the_report_names_the_command_that_plays_the_same_games(done, tmp_path):
+    out, _ = done
+    command = json.loads((out / "report.json").read_text())["command"]
+    words = shlex.split(command)
+    assert words[:3] == ["coexist-ai", "balance", "reconstructed-v1"]
+    again = tmp_path / "again"
+    assert_ok(cli(*words[1:], "--jobs", "1", "--quiet", "--out", again))
+    for players in (2, 3):
+        name = f"games-{players}p.jsonl"
+        assert games_of(again / name) == games_of(out / name)
+    assert f"{command} --out DIR" in (out / "report.html").read_text()
+
+
+def test_cards_report_prints_what_the_study_of_its_command_prints(tmp_path):
+    """The quick version and the laboratory are one code: the study its
+    command names has the very same figures. "default" is named by the
+    packaged set's own name, which stays the same set when the default
+    changes."""
+    quick = cli("cards", "report", "--games", "12", "--players", "2", "--seed", "5")
+    assert_ok(quick)
+    command = re.search(r"the same games: (.*) --out DIR", quick.stdout).group(1)
+    words = shlex.split(command)
+    assert words[2] == DEFAULT_NAME
+    full = cli(*words[1:], "--jobs", "1", "--quiet", "--out", tmp_path / "full")
+    assert_ok(full)
+    assert set(quick.stdout.splitlines()) <= set(full.stdout.splitlines())
 
 
 def test_cards_report_is_the_quick_version_with_intervals():

@@ -202,6 +202,7 @@ def page(summary: dict[str, Any], images: list[str]) -> str:
             f"<p>sha256 {e(cs['sha256'])}; every seat played by <code>{e(summary['bot'])}"
             f"</code>: {e(rating_text(summary['bot_rating']))}; seed {summary['seed']}. "
             "Intervals are 95%. Data: report.json, cards.csv, specialties.csv, "
-            "effects.csv.</p>\n" + figures
+            f"effects.csv. The same games: <code>{e(summary['command'])} --out DIR</code>"
+            "</p>\n" + figures
             + "".join(_count_section(c) for c in summary["counts"])
             + SORT_SCRIPT + "</body></html>\n")

@@ -12,6 +12,7 @@ DIR/games-<n>p.jsonl; rerunning the same command resumes, and a larger
 from __future__ import annotations
 
 import os
+import shlex
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from coexist_ai import tournament as tm
 from coexist_ai.balance.facts import GameFacts, game_facts
 from coexist_ai.balance.stats import TOLERANCE, player_count_stats
 from coexist_ai.balance.strength import bot_ratings
-from coexist_ai.cards import CardSet
+from coexist_ai.cards import CardSet, packaged_by_sha256
 from coexist_ai.live import cut
 from coexist_ai.records import numbered_records
 from coexist_ai.schedule import Entrant
@@ -42,6 +43,18 @@ class Study:
     def tournament(self, players: int) -> tm.Tournament:
         return tm.Tournament(STUDY, [Entrant(self.bot, self.bot)], players, "round-robin",
                              self.games[players], self.seed, self.cards_spec)
+
+    def command(self) -> str:
+        """The command that plays these games again (into a folder of the
+        user's choice: --out)."""
+        counts = self.player_counts
+        # a packaged set by its own name: "default" may name another set later
+        packaged = packaged_by_sha256(self.card_set.sha256)
+        cards = packaged.name if packaged else str(self.cards_spec)
+        return shlex.join(["coexist-ai", "balance", cards, "--players",
+                           ",".join(map(str, counts)), "--games",
+                           ",".join(str(self.games[p]) for p in counts),
+                           "--bot", self.bot, "--seed", str(self.seed)])
 
     def records_path(self, players: int) -> str | None:
         return os.path.join(self.out, f"games-{players}p.jsonl") if self.out else None
@@ -139,7 +152,7 @@ def summarize(study: Study, facts_by_count: dict[int, tuple[list[GameFacts], int
     return {"format": "coexist-balance", "version": 1,
             "card_set": {"name": cs.name, "sha256": cs.sha256,
                          "reconstructed": cs.is_reconstructed},
-            "bot": study.bot, "seed": study.seed,
+            "bot": study.bot, "seed": study.seed, "command": study.command(),
             "bot_rating": bot_ratings(study.bot, None if rating_files is None
                                       else list(rating_files)),
             "counts": counts}

@@ -23,7 +23,8 @@ def study_lines(summary: dict[str, Any]) -> list[str]:
     label = " (reconstructed)" if cs["reconstructed"] else ""
     lines = [f"card set {cs['name']!r}{label}, sha256 {cs['sha256'][:16]}",
              f"every seat played by {summary['bot']!r}: "
-             + rating_text(summary["bot_rating"])]
+             + rating_text(summary["bot_rating"]),
+             f"the same games: {summary['command']} --out DIR"]
     for count in summary["counts"]:
         lines += count_lines(count)
     return lines
