@@ -23,6 +23,7 @@ class Table:
         self.settings = settings
         self.game: LiveGame | ReplayGame | None = None
         self.seed: int | None = None
+        self.serial = 0             # which game the page is drawing
         self.lock = threading.Lock()
 
     def put(self, game: LiveGame | ReplayGame, seed: int | None = None) -> None:
@@ -31,6 +32,7 @@ class Table:
             if self.game is not None:
                 self.game.close()
             self.game, self.seed = game, seed
+            self.serial += 1
 
     def new_game(self, asked: NewGame) -> None:
         record, seed = new_record(self.settings, asked)
@@ -75,7 +77,7 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         snap = self.current().snapshot()
-        snap["seed"] = self.seed
+        snap.update(seed=self.seed, game=self.serial)
         return snap
 
     def wait(self, after: int, timeout: float) -> None:

@@ -82,6 +82,8 @@ async function play(move) {
 // -- drawing -------------------------------------------------------------------
 function draw(data) {
   const before = game;
+  // a long poll answered just before a move's own answer may come after it
+  if (before && data.game === before.game && data.version < before.version) return;
   game = data;
   const b = data.board;
   drawStatus(data, b);
@@ -92,6 +94,9 @@ function draw(data) {
   drawFinal(data);
   drawReplayBar(data);
   flashChanges(before, data);
+  // for scripts that drive the page (the tests): what is drawn now
+  Object.assign(document.body.dataset, {version: data.version, moves: data.moves_made,
+    yourMove: data.your_move, mode: data.mode, over: data.board.over});
 }
 
 function seatLabel(data, seat) {
@@ -157,7 +162,8 @@ function drawSeat(data, b, seat) {
   const p = seat.seat;
   const own = p === data.you && data.your_move;
   const sc = seat.score;
-  const track = el("span", {class: "track clickable", "data-seat": p, "data-where": "track",
+  const track = el("span", {class: "track clickable" + (own && isSelected("S", "track") ? " selected" : ""),
+                            "data-seat": p, "data-where": "track",
                             title: "Reputation track: a red space holds a Survival token",
                             onclick: () => clicked({type: "track", seat: p})},
     seat.track_spaces.map((s) => el("span", {class: s.covered ? "covered" : ""},
@@ -253,7 +259,7 @@ function drawTurns(data) {
   $("this-turn").querySelector("h2").textContent = current ?
     `This turn: ${seatLabel(data, current.seat)}` : "This turn";
   $("turn-moves").replaceChildren(...(current ? current.moves : []).map((m) =>
-    el("li", {title: m.move}, m.text)));
+    el("li", {title: m.move, "data-move": m.move}, m.text)));
   $("log-turns").replaceChildren(...turns.slice().reverse().map((t) =>
     el("li", {}, el("b", {}, `${seatLabel(data, t.seat)}: `),
        t.moves.map((m) => m.text).join("; "))));
