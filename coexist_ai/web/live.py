@@ -100,8 +100,10 @@ class LiveGame:
         return mine and self.thinking is None and (self._human_to_move() or self.over())
 
     # -- the person's requests ---------------------------------------------------------
-    def play(self, move: str, version: int | None = None) -> None:
-        """Play the person's move (notation); Refused says why it cannot be."""
+    def play(self, move: str, version: int | None = None) -> dict[str, Any]:
+        """Play the person's move (notation) and return the position right
+        after it (the bots' moves since come with the next snapshots);
+        Refused says why it cannot be."""
         with self.changed:
             if not self._human_to_move():
                 raise Refused(self._not_your_move(), 409)
@@ -117,6 +119,7 @@ class LiveGame:
             except CoexistError:
                 raise Refused(words.why_illegal(obs, move) or f"{move!r} is not legal here") from None
             self._apply(self.human, action, 0.0)
+            return self.snapshot()
 
     def _not_your_move(self) -> str:
         if self.human is None:
@@ -126,8 +129,9 @@ class LiveGame:
         seat = self.state.current_player
         return f"it is seat {seat}'s move ({self.names[seat]}), not yours"
 
-    def undo(self) -> list[str]:
-        """Back to the person's previous decision; the moves taken back."""
+    def undo(self) -> dict[str, Any]:
+        """Back to the person's previous decision: the position there, with
+        the moves taken back (`undone`)."""
         with self.changed:
             if not self._can_undo():
                 if self.thinking is not None:
@@ -143,7 +147,7 @@ class LiveGame:
             self._reset_bots()        # a search tree belongs to the old line
             self._changed()
             self.save()
-        return taken
+            return dict(self.snapshot(), undone=taken)
 
     def hint(self) -> dict[str, Any]:
         """What the hint bot would play: the move, its value, its line."""
@@ -265,7 +269,13 @@ def hint_view(card_set: Any, obs: Any, action: int, info: dict[str, Any], spec: 
     total = sum(m[1] for m in stats) or 1
     best = [{"move": obs.move_name(a), "share": round(visits / total, 3),
              "value": round(value, 3)} for a, visits, _, value in stats[:3]]
-    line = [obs.move_name(a) for a in info.get("principal_line", [])[:8]]
+    line = []
+    for a in info.get("principal_line", [])[:8]:
+        named = obs.move_name(a)
+        if any(c in card_set.by_id and obs.location(c).location == "deck"
+               for c in named.split()[1:]):
+            break   # past a refill the line plays cards of a sampled deal
+        line.append(named)
     return {"move": move, "text": words.describe_move(card_set, move), "only": False,
             "value": round(info["value"], 3) if "value" in info else None,
             "iterations": info.get("iterations"), "seconds": round(seconds, 2),

@@ -103,14 +103,12 @@ def make_app(table: Table) -> Starlette:
         data = await body_of(request, {"move": str, "version": int})
         if "move" not in data:
             raise Refused('a move is {"move": "<notation>"}, such as {"move": "recruit C"}')
-        await run_in_threadpool(_live(table).play, data["move"], data.get("version"))
-        return await snapshot()
+        snap = await run_in_threadpool(_live(table).play, data["move"], data.get("version"))
+        return JSONResponse(table.stamp(snap))
 
     async def post_undo(request: Request) -> Response:
         await body_of(request, {})
-        taken = await run_in_threadpool(_live(table).undo)
-        snap = await run_in_threadpool(table.snapshot)
-        return JSONResponse(dict(snap, undone=taken))
+        return JSONResponse(table.stamp(await run_in_threadpool(_live(table).undo)))
 
     async def post_hint(request: Request) -> Response:
         await body_of(request, {})

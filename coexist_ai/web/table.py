@@ -76,9 +76,12 @@ class Table:
         return self.game
 
     def snapshot(self) -> dict[str, Any]:
-        snap = self.current().snapshot()
-        snap.update(seed=self.seed, game=self.serial)
-        return snap
+        return self.stamp(self.current().snapshot())
+
+    def stamp(self, snap: dict[str, Any]) -> dict[str, Any]:
+        """A game's snapshot with what the table knows of it: its deal seed
+        (a new game's) and which game it is."""
+        return dict(snap, seed=self.seed, game=self.serial)
 
     def wait(self, after: int, timeout: float) -> None:
         """Return once the game's version passes `after` (or at `timeout`)."""
