@@ -82,7 +82,7 @@ def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay
     from coexist_ai.web.table import Table
 
     if resume and replay_file:
-        raise click.UsageError("--resume and --replay: give one of them")
+        raise WebError("--resume and --replay: give one of them")
     card_set = _card_set(cards_spec)
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     settings = Settings(card_set, seconds, hint_spec, save, pace)
@@ -98,6 +98,8 @@ def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay
     config = uvicorn.Config(make_app(table), log_level="warning", lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass       # uvicorn stops cleanly on Ctrl-C and raises it again after
     finally:
         table.close()
         click.echo(table.farewell())
