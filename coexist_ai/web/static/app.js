@@ -218,6 +218,7 @@ function boardAnimal(p, a, own) {
 }
 
 function drawDecision(data, b) {
+  $("decision").hidden = b.over && data.mode !== "replay";
   $("decision").querySelector("h2").textContent =
     data.mode === "replay" ? "Replay" : data.your_move ? "Your move" :
     b.over ? "Game over" : `${seatLabel(data, b.current)}'s move`;
@@ -258,6 +259,7 @@ function drawTurns(data) {
     turns[turns.length - 1].seat === data.board.current ? turns[turns.length - 1] : null;
   $("this-turn").querySelector("h2").textContent = current ?
     `This turn: ${seatLabel(data, current.seat)}` : "This turn";
+  $("this-turn").hidden = !current;
   $("turn-moves").replaceChildren(...(current ? current.moves : []).map((m) =>
     el("li", {title: m.move, "data-move": m.move}, m.text)));
   $("log-turns").replaceChildren(...turns.slice().reverse().map((t) =>
@@ -272,8 +274,10 @@ function drawFinal(data) {
   const f = data.final;
   box.replaceChildren(el("h2", {}, "Final score"),
     el("p", {class: "verdict", id: "verdict"}, f.verdict),
-    el("table", {}, el("tr", {}, ["place", "seat", "released", "reputation", "specialty",
-                                   "total", "Survival"].map((h) => el("th", {}, h))),
+    el("table", {}, el("tr", {}, [["place", ""], ["seat", ""], ["rel.", "released animals"],
+                                   ["rep.", "reputation"], ["spec.", "specialty"], ["total", ""],
+                                   ["S", "Survival tokens on the track (fewer wins a tie)"]]
+      .map(([h, title]) => el("th", {title: title || h}, h))),
        f.rows.map((r) => el("tr", {}, el("td", {}, r.place), el("td", {}, seatLabel(data, r.seat) +
          ` · ${r.fauna}` + (r.forfeit ? ` · forfeit (${r.forfeit})` : "")),
          el("td", {}, r.conservation), el("td", {}, r.reputation), el("td", {}, r.specialty),
