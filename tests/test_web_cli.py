@@ -116,3 +116,16 @@ def test_a_finished_game_cannot_be_resumed(tmp_path):
         server.wait_for(lambda s: s["final"])
     done = cli("web", "--resume", tmp_path / "w.jsonl", timeout=60)
     assert done.returncode == 2 and "is over" in done.stderr and "--replay" in done.stderr
+
+
+def test_a_bot_that_answers_an_illegal_move_forfeits(tmp_path):
+    broken = ROOT / "tests" / "protocol_broken_bot.py"
+    with WebServer("--vs", f"cmd:python3 {broken} illegal 2", "--seed", "2", "--pace", "0",
+                   "--save", "f.jsonl", cwd=tmp_path) as server:
+        snap = play_moves(server, 30)
+        assert snap["final"] and snap["forfeits"][0]["seat"] == 1
+        assert snap["forfeits"][0]["kind"] == "illegal"
+        assert snap["final"]["verdict"] == "You win!"
+        assert any("forfeited (illegal)" in note for note in snap["final"]["notes"])
+    record = json.loads((tmp_path / "f.jsonl").read_text())
+    assert record["end"] == "forfeit" and record["ranks"] == [1, 2]
