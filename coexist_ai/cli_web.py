@@ -35,6 +35,18 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def page_hosts(host: str) -> list[str] | None:
+    """The Host names the page answers: this machine's own names when it
+    listens on loopback (a name another site rebinds to 127.0.0.1 gets
+    nothing), else `host` too; listening on every address: any name."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    return LOOPBACK_NAMES + ([host] if host not in LOOPBACK_NAMES else [])
+
+
 @click.command()
 @click.option("--vs", multiple=True, metavar="BOTSPEC",
               help="A bot: once for all bots, or once per bot in seat order; any spec "
@@ -85,7 +97,7 @@ def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay
         raise WebError("--resume and --replay: give one of them")
     card_set = _card_set(cards_spec)
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
-    settings = Settings(card_set, seconds, hint_spec, save, pace)
+    settings = Settings(card_set, seconds, hint_spec, save, pace, trusted=tuple(vs))
     table = Table(settings)
     asked = NewGame(players, tuple(vs), seat, seed, watch, fauna)
     line = table.open_first(asked, resume, replay_file, game)
@@ -95,7 +107,8 @@ def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay
     if open_browser:
         import webbrowser
         webbrowser.open(url)
-    config = uvicorn.Config(make_app(table), log_level="warning", lifespan="on")
+    config = uvicorn.Config(make_app(table, page_hosts(host)), log_level="warning",
+                            lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:

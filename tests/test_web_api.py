@@ -188,3 +188,42 @@ def test_replay_of_the_game_just_played(client):
     settled(client)
     replay = client.post("/api/replay", json={"current": True}).json()
     assert replay["mode"] == "replay" and replay["last"] >= 1 and replay["moves_made"] == 0
+
+
+def test_only_the_servers_own_page_may_change_the_game(client):
+    """Another site's page in the same browser could post to 127.0.0.1:
+    without a JSON content type (a form, a no-cors fetch) or with a foreign
+    Origin, nothing is played."""
+    snap = settled(client)
+    move = snap["legal"][0]["move"]
+    plain = client.post("/api/move", content=json.dumps({"move": move}),
+                        headers={"Content-Type": "text/plain"})
+    refused(plain, 415, "application/json")
+    foreign = client.post("/api/move", json={"move": move},
+                          headers={"Origin": "http://evil.example"})
+    refused(foreign, 403, "evil.example")
+    own = client.post("/api/move", json={"move": move},
+                      headers={"Origin": "http://testserver"})
+    assert own.status_code == 200, own.text
+
+
+def test_the_page_starts_no_program_the_command_line_did_not_name(tmp_path):
+    table = make_table(tmp_path)
+    trusted = f"cmd:python3 {STATIC.parent.parent.parent / 'bots/examples/first_legal.py'}"
+    table.settings.trusted = (trusted,)
+    with TestClient(make_app(table)) as client:
+        for spec in ("cmd:touch pwned", "bots/examples/random_legal_perl.toml",
+                     "preset:../../bots/examples/random_legal_perl"):
+            refused(client.post("/api/new", json={"vs": [spec]}), 400,
+                    "starts no program", "--vs", trusted)
+        assert not (tmp_path / "pwned").exists()
+        assert client.get("/api/game").json()["names"] == ["human", "greedy"]
+
+
+def test_a_name_rebound_to_this_machine_gets_nothing(tmp_path):
+    table = make_table(tmp_path)
+    app = make_app(table, ["127.0.0.1", "localhost"])
+    with TestClient(app, base_url="http://rebound.example:8765") as client:
+        assert client.get("/api/game").status_code == 400
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:
+        assert client.get("/api/game").status_code == 200

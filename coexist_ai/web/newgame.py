@@ -4,11 +4,12 @@ deal, the record, the save file; and the games a file holds (resume, replay).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from coexist_ai.bots import make_bot
+from coexist_ai.bots import make_bot, parse_spec
 from coexist_ai.cli_play import default_save_path, with_time
 from coexist_ai.cli_tournament import unique_names
 from coexist_ai.errors import SetupError
@@ -18,6 +19,7 @@ from coexist_ai.schedule import derive_seed
 from coexist_ai.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 
 DEFAULT_OPPONENT = "ismcts"
+PRESET_NAME = re.compile(r"[A-Za-z0-9_-]+")   # preset:NAME, no path
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Settings:
     hint_spec: str
     save: str | None        # every game appended to this file, or one file a game
     pace: float             # least seconds between two bot moves shown
+    trusted: tuple[str, ...] = ()   # the command line's --vs: the page may name them
 
 
 @dataclass
@@ -65,6 +68,27 @@ def seat_specs(game: NewGame, seconds: float) -> list[str]:
                              f"game (0 to {game.players - 1})")
         specs.insert(game.seat, gamefile.HUMAN)
     return specs
+
+
+def check_page_specs(specs: tuple[str, ...], trusted: tuple[str, ...]) -> None:
+    """A spec the page sends may name a built-in bot or a packaged preset;
+    an external program (cmd:..., a TOML file, which may run one) only when
+    the command line gave that very spec: whoever reaches the page must not
+    start programs on this machine."""
+    for spec in specs:
+        if spec in trusted:
+            continue
+        text = spec.strip()
+        is_file = text.endswith(".toml") or (text.startswith("preset:") and
+                                             not PRESET_NAME.fullmatch(text[len("preset:"):]))
+        if is_file or parse_spec(text)[0] == "external":
+            raise SetupError(f"bot {spec!r}: the page starts no program and reads no "
+                             "file; give it to the command line (coexist-ai web --vs ...) "
+                             f"to offer it here{_offered(trusted)}")
+
+
+def _offered(trusted: tuple[str, ...]) -> str:
+    return f" (offered: {', '.join(trusted)})" if trusted else ""
 
 
 def new_record(settings: Settings, game: NewGame) -> tuple[dict[str, Any], int]:

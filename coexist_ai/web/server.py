@@ -17,11 +17,14 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -42,8 +45,24 @@ def error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def check_sender(request: Request) -> None:
+    """Only this server's own page may change the game. Another site's page
+    in the person's browser could otherwise post to 127.0.0.1 (a form or a
+    no-cors fetch sends text/plain without asking): a JSON content type
+    makes the browser ask first, and an Origin must be this server."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(f"a request body is JSON: send Content-Type: application/json, "
+                      f"not {kind or 'none'!r}", 415)
+    origin = request.headers.get("origin")
+    if origin and urlsplit(origin).netloc != request.headers.get("host"):
+        raise Refused(f"a request from the page of {origin} is refused: only this "
+                      "server's own page plays here", 403)
+
+
 async def body_of(request: Request, allowed: dict[str, type | tuple[type, ...]]) -> dict[str, Any]:
     """The JSON object of a request, its keys among `allowed` and of their types."""
+    check_sender(request)
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise Refused(f"the request body is {len(raw)} bytes; at most {MAX_BODY}", 413)
@@ -75,8 +94,10 @@ def _kind_names(kinds: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _tuple(kinds))
 
 
-def make_app(table: Table) -> Starlette:
-    """The application serving one table."""
+def make_app(table: Table, hosts: list[str] | None = None) -> Starlette:
+    """The application serving one table; `hosts`: the names the page may be
+    reached by (None: any), so that a name rebound to 127.0.0.1 by another
+    site's DNS gets nothing."""
 
     def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[..., Any]:
         async def endpoint(request: Request) -> Response:
@@ -123,7 +144,7 @@ def make_app(table: Table) -> Starlette:
         asked = NewGame(players=data.get("players") or 2, vs=tuple(vs),
                         seat=data.get("seat") or 0, seed=data.get("seed"),
                         watch=bool(data.get("watch")), fauna=data.get("fauna"))
-        await run_in_threadpool(table.new_game, asked)
+        await run_in_threadpool(table.new_game, asked, True)
         return await snapshot()
 
     async def post_replay(request: Request) -> Response:
@@ -167,8 +188,9 @@ def make_app(table: Table) -> Starlette:
         yield
         table.close()          # bots stop; the game was saved as it went
 
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
-                     lifespan=lifespan)
+                     lifespan=lifespan, middleware=middleware)
 
 
 def _live(table: Table) -> LiveGame:

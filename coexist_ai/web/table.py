@@ -13,8 +13,8 @@ from coexist_ai.errors import CoexistError
 from coexist_ai.play import gamefile
 from coexist_ai.records import read_records
 from coexist_ai.web.live import LiveGame, Refused
-from coexist_ai.web.newgame import (NewGame, Settings, new_record, resumable,
-                                    save_target)
+from coexist_ai.web.newgame import (NewGame, Settings, check_page_specs, new_record,
+                                    resumable, save_target)
 from coexist_ai.web.replay import ReplayGame
 
 
@@ -34,7 +34,11 @@ class Table:
             self.game, self.seed = game, seed
             self.serial += 1
 
-    def new_game(self, asked: NewGame) -> None:
+    def new_game(self, asked: NewGame, from_page: bool = False) -> None:
+        """A new game on the table; one the page asks runs no program that
+        the command line did not name (check_page_specs)."""
+        if from_page:
+            check_page_specs(asked.vs, self.settings.trusted)
         record, seed = new_record(self.settings, asked)
         path, records = save_target(self.settings)
         self.put(self.live(record, path, records, None), seed)
