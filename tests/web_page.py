@@ -96,6 +96,7 @@ class Player:
     def click_move(self, move):
         word, *args = move.split()
         p = self.page
+        menu_of = None       # what a menu may share: the clicked animal or pool token
         if word == "house":
             p.click(f"#mission-cards [data-card='{args[0]}']")
         elif word == "recruit":
@@ -111,11 +112,13 @@ class Player:
             p.click(f"{self.you} [data-where='pool-area']", position={"x": 5, "y": 5})
         elif word in ("release", "protect") or (word == "discard" and args[0] not in "CFPHS"):
             self.animal(args[0])
+            menu_of = lambda m: m.split()[1:] == [args[0]]
         elif word in ("discard", "train") and args:
             p.click(f"{self.you} [data-where='pool'][data-colour='{args[0]}']")
+            menu_of = lambda m: m.split()[:2] in (["train", args[0]], ["discard", args[0]])
         else:
             p.click(f"#actions [data-move='{move}']")
-        self.menu(move)
+        self.menu(move, menu_of)
 
     def pick(self, colour, where):
         if where == "track":
@@ -129,8 +132,13 @@ class Player:
     def animal(self, card):
         self.page.click(f"{self.you} .board-animal[data-card='{card}'] .name")
 
-    def menu(self, move):
-        """A click that several moves share opens a menu: pick the move."""
-        item = self.page.locator(f"#menu:not([hidden]) [data-move='{move}']")
-        if item.count():
-            item.click()
+    def menu(self, move, belongs):
+        """A click that several moves share opens a menu of just those
+        moves (never for a click that means one move): pick the move."""
+        items = self.page.eval_on_selector_all("#menu:not([hidden]) [data-move]",
+                                               "els => els.map(e => e.dataset.move)")
+        if not items:
+            return
+        assert belongs and all(belongs(m) for m in items), (
+            f"clicking for {move!r} offered {items}")
+        self.page.click(f"#menu [data-move='{move}']")
