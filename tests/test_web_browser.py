@@ -42,7 +42,7 @@ def test_a_whole_game_by_clicks_with_hint_undo_and_reload(tmp_path):
         page = browser.page(server.url)
         person = Player(page, seat=0, seed=5)
         decisions = 0
-        hinted = undone = reloaded = shot = False
+        hinted = undone = reloaded = shot = explained = False
         while person.wait_turn():
             decisions += 1
             legal = person.legal()
@@ -56,6 +56,11 @@ def test_a_whole_game_by_clicks_with_hint_undo_and_reload(tmp_path):
             if decisions == 6 and not shot:
                 check_screenshot(page)
                 shot = True
+            if not explained and person.phase() == "choose" and person.own_animals():
+                person.animal(person.own_animals()[0])     # not legal: the page says why
+                page.wait_for_function("document.getElementById('message').textContent")
+                assert "Conservation Center" in page.text_content("#message")
+                explained = True
             move = person.choose(legal)
             person.play(move)
             if decisions == 8 and not undone:
@@ -72,7 +77,7 @@ def test_a_whole_game_by_clicks_with_hint_undo_and_reload(tmp_path):
                 page.wait_for_selector("body[data-version]")
                 assert person.state("moves") == moves, "the reloaded page shows the same game"
                 reloaded = True
-        assert hinted and undone and reloaded and shot
+        assert hinted and undone and reloaded and shot and explained
         page.wait_for_selector("#final:not([hidden])")
         verdict = page.text_content("#verdict")
         assert verdict.startswith(("You win", "You finish", "A shared")), verdict

@@ -78,6 +78,13 @@ class Player:
             timeout=timeout)
         return self.state("over") != "true"
 
+    def phase(self):
+        return self.state("phase")
+
+    def own_animals(self):
+        return self.page.eval_on_selector_all(f"{self.you} .board-animal",
+                                              "els => els.map(e => e.dataset.card)")
+
     def legal(self):
         return self.page.eval_on_selector_all("#legal-moves li[data-move]",
                                               "els => els.map(e => e.dataset.move)")

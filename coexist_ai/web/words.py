@@ -108,6 +108,9 @@ PHASE_WORDS = {
 }
 
 
+CENTER_WORDS = ("protect", "assign", "move", "unassign", "release")
+
+
 def why_illegal(position: Any, move: str) -> str:
     """Why `move` (notation) is not legal in `position`, in one sentence."""
     try:
@@ -132,6 +135,11 @@ def _specific_reason(position: Any, word: str, args: list[str]) -> str:
     first_turn = phase == "choose" and seat.turns == 0
     if word in ("center", "train") and first_turn and not args:
         return "on your first turn only the Mission is open"
+    if word in CENTER_WORDS and phase == "choose":
+        return ("a Conservation Center move: choose the Conservation Center first"
+                + (" (it opens from your 2nd turn)" if first_turn else ""))
+    if word in ("house", "recruit") and phase in ("center", "train"):
+        return f"this turn is spent in {PHASE_WORDS[phase]}: the Mission waits for another turn"
     if word == "house":
         card = cs.by_id[args[0]]
         if card not in position.mission:
@@ -151,7 +159,7 @@ def _specific_reason(position: Any, word: str, args: list[str]) -> str:
             return f"the supply has no {colour} token left"
         return (f"no free space for {token(colour)} ({seat.spaces_used} of "
                 f"{seat.capacity} spaces used)")
-    if word in ("release", "assign", "protect", "unassign", "move") and phase == "center":
+    if word in CENTER_WORDS and phase == "center":
         return _center_reason(seat, word, args, cs)
     return ""
 

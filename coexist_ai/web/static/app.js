@@ -96,7 +96,7 @@ function draw(data) {
   flashChanges(before, data);
   // for scripts that drive the page (the tests): what is drawn now
   Object.assign(document.body.dataset, {version: data.version, moves: data.moves_made,
-    yourMove: data.your_move, mode: data.mode, over: data.board.over});
+    yourMove: data.your_move, mode: data.mode, over: data.board.over, phase: data.board.phase});
 }
 
 function seatLabel(data, seat) {
