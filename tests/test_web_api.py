@@ -3,6 +3,7 @@ and its files, moves and their refusals, undo, hint, new games, replays.
 Bad requests get one clear JSON error, never a traceback."""
 import json
 import re
+import threading
 
 import pytest
 from starlette.testclient import TestClient
@@ -227,3 +228,20 @@ def test_a_name_rebound_to_this_machine_gets_nothing(tmp_path):
         assert client.get("/api/game").status_code == 400
     with TestClient(app, base_url="http://127.0.0.1:8765") as client:
         assert client.get("/api/game").status_code == 200
+
+
+def test_a_replays_long_poll_waits_for_a_step(client, tmp_path):
+    """A page showing a replay polls with the version it has: the answer
+    must wait for a step (answering at once kept the page polling flat out)."""
+    snap = client.post("/api/new", json={"watch": True, "vs": ["random"], "seed": 5}).json()
+    settled(client, snap)
+    client.post("/api/replay", json={"current": True})
+    table = client.table
+    version = table.game.version
+    waiter = threading.Thread(target=table.wait, args=(version, 30.0))
+    waiter.start()
+    waiter.join(0.3)
+    assert waiter.is_alive(), "the long poll answered with nothing new"
+    table.game.go(1)
+    waiter.join(10)
+    assert not waiter.is_alive(), "a step ends the long poll"

@@ -6,6 +6,7 @@ ever gets the Observation of the position it shows: the deck stays here.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from coexist_ai.play import gamefile
@@ -27,6 +28,8 @@ class ReplayGame:
         self.human = next(iter(gamefile.human_seats(record)), None)
         self.step = 0
         self.version = 0
+        self.closed = False
+        self.changed = threading.Condition()   # a page's long poll waits on it
 
     @property
     def last(self) -> int:
@@ -35,8 +38,10 @@ class ReplayGame:
     def go(self, step: Any) -> None:
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= self.last:
             raise Refused(f"step {step!r}: the record has moves 0 to {self.last}")
-        self.step = step
-        self.version += 1
+        with self.changed:
+            self.step = step
+            self.version += 1
+            self.changed.notify_all()
 
     def snapshot(self) -> dict[str, Any]:
         k = self.step
@@ -54,4 +59,6 @@ class ReplayGame:
         }
 
     def close(self) -> None:
-        pass
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()

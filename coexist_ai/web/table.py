@@ -90,10 +90,9 @@ class Table:
     def wait(self, after: int, timeout: float) -> None:
         """Return once the game's version passes `after` (or at `timeout`)."""
         game = self.current()
-        if isinstance(game, LiveGame):
-            with game.changed:
-                game.changed.wait_for(lambda: game.version != after or game.closed
-                                      or self.game is not game, timeout)
+        with game.changed:
+            game.changed.wait_for(lambda: game.version != after or game.closed
+                                  or self.game is not game, timeout)
 
     def open_first(self, asked: NewGame, resume: str | None, replay: str | None,
                    game: int | None) -> str:
