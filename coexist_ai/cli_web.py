@@ -4,10 +4,15 @@ from __future__ import annotations
 import socket
 
 import click
+from click.core import ParameterSource
 
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
 from coexist_ai.cli_play import CARDS_OPTION, _card_set
 from coexist_ai.errors import CoexistError
+
+
+# what a new game sets, and a resumed or replayed record already has
+NEW_GAME_OPTIONS = ("vs", "players", "seat", "seed", "fauna", "watch")
 
 
 class WebError(CoexistError):
@@ -95,6 +100,15 @@ def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay
 
     if resume and replay_file:
         raise WebError("--resume and --replay: give one of them")
+    if game is not None and not (resume or replay_file):
+        raise WebError("--game goes with --resume or --replay")
+    if resume or replay_file:
+        given = [f"--{o}" for o in NEW_GAME_OPTIONS
+                 if click.get_current_context().get_parameter_source(o)
+                 == ParameterSource.COMMANDLINE]
+        if given:
+            raise WebError(f"{', '.join(given)}: the recorded game already sets these; "
+                           f"drop them with --{'resume' if resume else 'replay'}")
     card_set = _card_set(cards_spec)
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     settings = Settings(card_set, seconds, hint_spec, save, pace, trusted=tuple(vs))

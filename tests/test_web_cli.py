@@ -95,6 +95,8 @@ def busy_port():
     (["--replay", "missing.jsonl"], ["no file 'missing.jsonl'"]),
     (["--resume", "a.jsonl", "--replay", "b.jsonl"], ["--resume and --replay"]),
     (["--port", "BUSY"], ["cannot listen on 127.0.0.1:", "--port"]),
+    (["--resume", "a.jsonl", "--seed", "3", "--watch"], ["--seed, --watch", "--resume"]),
+    (["--game", "2"], ["--game goes with --resume or --replay"]),
 ])
 def test_a_mistake_is_one_error_line(tmp_path, args, words):
     holder = busy_port()
