@@ -60,6 +60,8 @@ class LiveGame:
         self.thinking: int | None = None
         self.closed = False
         self.changed = threading.Condition(threading.RLock())
+        self.hinting = threading.Lock()      # one hint search at a time
+        self.asked = time.perf_counter()     # when the person's decision came up
         self._reset_bots()
         self.save()
         self.worker = threading.Thread(target=self._bot_loop, daemon=True,
@@ -118,7 +120,7 @@ class LiveGame:
                 action = obs.parse_move(move)
             except CoexistError:
                 raise Refused(words.why_illegal(obs, move) or f"{move!r} is not legal here") from None
-            self._apply(self.human, action, 0.0)
+            self._apply(self.human, action, time.perf_counter() - self.asked)
             return self.snapshot()
 
     def _not_your_move(self) -> str:
@@ -144,6 +146,7 @@ class LiveGame:
             del self.record["times"][cut:]
             self.forfeits = []
             self.state = gamefile.state_after(self.record, self.cs)
+            self.asked = time.perf_counter()
             self._reset_bots()        # a search tree belongs to the old line
             self._changed()
             self.save()
@@ -155,6 +158,14 @@ class LiveGame:
             if not self._human_to_move():
                 raise Refused(self._not_your_move(), 409)
             obs = self.state.observation(self.human)
+        if not self.hinting.acquire(blocking=False):
+            raise Refused("a hint is already being worked out", 409)
+        try:
+            return self._hint(obs)
+        finally:
+            self.hinting.release()
+
+    def _hint(self, obs: Any) -> dict[str, Any]:
         legal = obs.legal_actions()
         if len(legal) == 1:
             move = obs.move_name(legal[0])
@@ -232,6 +243,8 @@ class LiveGame:
         self.record["moves"].append([seat, self.state.move_name(action)])
         self.record["times"].append(round(seconds, 6))
         self.state.apply(action)
+        if self._human_to_move():
+            self.asked = time.perf_counter()
         self._changed()
         # the person's moves at once (a closed page loses none), a bot's
         # once its turn is over
