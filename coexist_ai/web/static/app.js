@@ -94,6 +94,7 @@ function draw(data) {
   drawFinal(data);
   drawReplayBar(data);
   flashChanges(before, data);
+  document.documentElement.style.setProperty("--header-height", `${$("top").offsetHeight}px`);
   // for scripts that drive the page (the tests): what is drawn now
   Object.assign(document.body.dataset, {version: data.version, moves: data.moves_made,
     yourMove: data.your_move, mode: data.mode, over: data.board.over, phase: data.board.phase});
