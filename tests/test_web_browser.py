@@ -108,4 +108,30 @@ def test_watch_a_bot_game_then_step_through_it(tmp_path):
         page.click("#replay-bar [data-step='end']")
         page.wait_for_selector(f"body[data-moves='{total}']")
         page.wait_for_selector("#final:not([hidden])")
+        page.set_input_files("#record-file", str(tmp_path / "watched.jsonl"))
+        page.wait_for_function("document.getElementById('replay-label').textContent"
+                               ".startsWith('watched.jsonl game 1 of 1')")
+        assert page.get_attribute("body", "data-moves") == "0"
+        assert not page.errors, page.errors
+
+
+def test_a_new_game_from_the_form(tmp_path):
+    with WebServer("--vs", "random", "--seed", "1", "--pace", "0", cwd=tmp_path) as server, \
+            Browser() as browser:
+        page = browser.page(server.url)
+        page.click("#new-button")
+        page.select_option("#new-form [name=players]", "3")
+        page.select_option("#new-form [name=seat]", "2")
+        page.fill("#new-form [name=vs]", "nosuchbot")
+        page.click("#new-start")
+        page.wait_for_function("document.getElementById('new-error').textContent")
+        assert "unknown bot 'nosuchbot'" in page.text_content("#new-error")
+        page.fill("#new-form [name=vs]", "greedy\nrandom")
+        page.fill("#new-form [name=seed]", "9")
+        page.click("#new-start")
+        page.wait_for_selector("#seat-2")
+        assert "seat 2 (you)" in page.text_content("#seat-2 h2")
+        assert "seat 0 (greedy)" in page.text_content("#seat-0 h2")
+        assert "deal seed 9" in page.text_content("#status")
+        assert not page.is_visible("#new-game")
         assert not page.errors, page.errors
