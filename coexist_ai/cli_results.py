@@ -15,34 +15,17 @@ MIX = click.option("--mix-players", is_flag=True,
                         "a 2-player Elo and a 4-player one are not the same scale).")
 
 
-def load_standings(files, mix_players=False):
+def load_standings(files, mix_players=False, ordered=False):
     """Standings of the finished games in FILES (one card set; one player
-    count unless `mix_players`)."""
-    from coexist_ai.records import RecordsError, numbered_records, without_repeats
-    from coexist_ai.results import Standings
-    located, sha, unfinished, players = [], None, 0, {}
+    count unless `mix_players`), read one line at a time, and with
+    `ordered` a GameOrder to read the games again in canonical order (else
+    None)."""
+    from coexist_ai import merged
     for path in files:
         if not os.path.lexists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
-        for line, record in numbered_records(path):   # every field checked
-            if record["end"] == "unfinished":   # a saved game still in play
-                unfinished += 1
-                continue
-            this = record["card_set"]["sha256"]
-            if sha and this != sha:
-                raise RecordsError(f"{path}:{line}: mixes card sets ({this} after {sha}); "
-                                   "ratings need one card set")
-            sha = this
-            players.setdefault(record["players"], path)
-            located.append((path, line, record))
-    records = without_repeats(located, lambda text: click.echo(text, err=True))
-    if len(players) > 1 and not mix_players:
-        counts = ", ".join(f"{p} players ({path})" for p, path in sorted(players.items()))
-        raise RecordsError(f"the records mix games of {counts}; rate them apart, "
-                           "or pass --mix-players to fit them together")
-    if unfinished:
-        click.echo(f"left out {unfinished} unfinished game(s)", err=True)
-    return Standings(None, records)
+    return merged.load(list(files), mix_players, lambda text: click.echo(text, err=True),
+                       ordered)
 
 
 def rating_table(standings, anchor):
@@ -68,7 +51,7 @@ def tournament_ratings(files, anchor, mix_players):
       coexist-ai tournament ratings tournaments/results/ladder.jsonl --anchor greedy
     """
     from coexist_ai import tables
-    standings = load_standings(files, mix_players)
+    standings, _ = load_standings(files, mix_players)
     click.echo(tables.rating_text(rating_table(standings, anchor), standings))
 
 
@@ -91,25 +74,20 @@ def tournament_export(files, fmt, out, anchor, mix_players):
       coexist-ai tournament export ladder.jsonl --format json
     """
     from coexist_ai import export
-    standings = load_standings(files, mix_players)
+    standings, order = load_standings(files, mix_players, ordered=fmt != "json")
     if fmt == "pgn":
-        text = export.pgn(standings)
+        chunks = export.pgn(standings, order)
     elif fmt == "csv":
-        text = export.csv_text(standings)
+        chunks = export.csv_chunks(standings, order)
     else:
-        text = export.json_text(rating_table(standings, anchor), standings)
+        chunks = [export.json_text(rating_table(standings, anchor), standings)]
     if out:
-        from coexist_ai.paths import check_writable
-        from coexist_ai.records import RecordsError
-        check_writable(out)          # a device or a fifo is not overwritten
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            raise RecordsError(f"cannot write to {out}: {e.strerror}") from None
+        from coexist_ai.paths import write_replacing
+        write_replacing(out, chunks)   # never a device or a fifo; whole or not at all
         click.echo(f"wrote {out}")
     else:
-        click.echo(text, nl=False)
+        for chunk in chunks:
+            click.echo(chunk, nl=False)
 
 
 @tournament.command("report")
@@ -131,6 +109,6 @@ def tournament_report(files, out, anchor, mix_players):
     from coexist_ai import report
     from coexist_ai.paths import check_writable
     check_writable(out)
-    standings = load_standings(files, mix_players)
-    written = report.write(rating_table(standings, anchor), standings, out, anchor)
+    standings, order = load_standings(files, mix_players, ordered=True)
+    written = report.write(rating_table(standings, anchor), standings, order, out, anchor)
     click.echo(f"wrote {out} and {len(written)} figures: {', '.join(written)}")

@@ -58,7 +58,7 @@ def print_results(standings):
     if standings.interrupted:
         out = click.get_current_context().params.get("out")
         again = "coexist-ai " + shlex.join(sys.argv[1:])
-        click.echo(f"interrupted after {len(standings.records)} games; " + (
+        click.echo(f"interrupted after {standings.recorded} games; " + (
             f"they are in {out}: resume with\n  {again}" if out else
             "none was saved (no --out): rerun with --out FILE to keep the games"), err=True)
         sys.exit(130)
@@ -73,8 +73,13 @@ def choose_seed(seed, out, echo):
     if seed is not None:
         return seed
     if out and os.path.isfile(out):
-        from coexist_ai.records import read_records
-        seeds = {r.get("seed") for r in read_records(out)} - {None}
+        from coexist_ai.records import numbered_records
+        seeds = set()
+        for _, record in numbered_records(out):    # one line at a time
+            seeds.add(record.get("seed"))
+            if len(seeds - {None}) > 1:
+                break
+        seeds -= {None}
         if len(seeds) == 1:
             return seeds.pop()
     seed = secrets.randbits(63)

@@ -93,11 +93,18 @@ def unit_matrices(units, n):
     return wins, games
 
 
+PICKS = 1 << 21     # resample counts held at once (16 MiB as floats)
+
+
 def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2000):
     """Ratings of `samples` resamplings of the units (rows: samples), made
-    `chunk` at a time to bound the memory of the resample counts."""
+    `chunk` at a time, fewer when there are many units, to bound the memory
+    of the resample counts (the draws do not depend on the chunks: the
+    generator makes the same rows one after another whatever their
+    number)."""
     rng = np.random.default_rng(seed)
     units, n = unit_wins.shape[0], unit_wins.shape[1]
+    chunk = max(1, min(chunk, PICKS // max(1, units)))
     flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
     out = []
     for start in range(0, samples, chunk):

@@ -9,27 +9,24 @@
   game ended, for spreadsheets and pandas.
 - JSON: the rating table.
 Games are written in a canonical order (run, game, content), so the same
-records give the same file whatever their order.
+records give the same file whatever their order, read again one at a time
+from their files (merged.GameOrder) and written as they come: an export of
+a million games holds one game at a time, not a million.
 """
 import csv
 import io
 import json
 import math
 
-from coexist_ai.results import deal_key, record_hash
+from coexist_ai.results import deal_key
 
 RESULT = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
 
 
-def canonical_records(standings):
-    """(record, bot of each seat), sorted canonically."""
-    seated = list(zip(standings.records, standings.seats))
-    return sorted(seated, key=lambda rs: (str(rs[0].get("run")), _number(rs[0].get("game")),
-                                          record_hash(rs[0])))
-
-
-def _number(x):
-    return x if isinstance(x, int) else -1
+def canonical_records(standings, order):
+    """(record, bot of each seat) of every game, in canonical order."""
+    for record in order.records():
+        yield record, standings.roster.lookup(record)
 
 
 def _tag(name, value):
@@ -37,9 +34,10 @@ def _tag(name, value):
     return f'[{name} "{text}"]'
 
 
-def pgn(standings):
-    names, out = standings.names, []
-    for record, seats in canonical_records(standings):
+def pgn(standings, order):
+    """The PGN text, a game at a time."""
+    names = standings.names
+    for record, seats in canonical_records(standings, order):
         players = len(seats)
         order = sorted(range(players), key=lambda s: (s - record.get("first_player", 0)) % players)
         ranks = record["ranks"]
@@ -50,9 +48,8 @@ def pgn(standings):
                     continue
                 score = 1.0 if ranks[white] < ranks[black] else \
                     0.5 if ranks[white] == ranks[black] else 0.0
-                out.append(_pgn_game(record, names[seats[white]], names[seats[black]],
-                                     white, black, RESULT[score]))
-    return "".join(out)
+                yield _pgn_game(record, names[seats[white]], names[seats[black]],
+                                white, black, RESULT[score])
 
 
 def _pgn_game(record, white, black, white_seat, black_seat, result):
@@ -78,12 +75,13 @@ CSV_COLUMNS = ["run", "tournament", "game", "round", "rotation", "deal", "player
                "first_player", "bot", "spec", "score", "rank", "end", "forfeit", "rounds"]
 
 
-def csv_text(standings):
+def csv_chunks(standings, order):
+    """The CSV text: its header, then the rows of a game at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     names = standings.names
-    for record, seats in canonical_records(standings):
+    for record, seats in canonical_records(standings, order):
         lost = {f["seat"]: f["kind"] for f in record.get("forfeits", [])}
         for seat, bot in enumerate(seats):
             writer.writerow([record.get("run"), record.get("tournament"), record.get("game"),
@@ -92,7 +90,10 @@ def csv_text(standings):
                              record["bots"][seat].get("spec") if record.get("bots") else "",
                              record["scores"][seat], record["ranks"][seat],
                              record.get("end"), lost.get(seat, ""), record.get("rounds")])
-    return buffer.getvalue()
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
 
 
 def _number_or_none(x):

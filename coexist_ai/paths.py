@@ -8,6 +8,7 @@ followed: it is refused when it points at such a thing or at nothing.
 """
 import fcntl
 import os
+import shutil
 import stat
 
 from coexist_ai.errors import CoexistError
@@ -46,6 +47,27 @@ def check_writable(path, action="write to"):
         raise PathError(f"cannot {action} {path}: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
         _refuse(path, st.st_mode, action)
+
+
+def write_replacing(path, chunks, action="write to"):
+    """Write the text `chunks` to a new file beside `path` (a symlink's
+    target) and put it in place when all is written: a failure midway
+    leaves what was there whole. Refused like `check_writable`."""
+    check_writable(path, action)
+    real = os.path.realpath(path)
+    tmp = os.path.join(os.path.dirname(real), f".{os.path.basename(real)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        if os.path.exists(real):
+            shutil.copymode(real, tmp)
+        os.replace(tmp, real)
+    except OSError as e:
+        raise PathError(f"cannot {action} {path}: {e.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _open_regular(path, flags, action):

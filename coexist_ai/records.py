@@ -16,7 +16,6 @@ from coexist_ai.paths import PathError, open_for_reading, open_locked_for_append
 from coexist_ai.recordschema import FieldError, check_record
 
 PLAY_RUN = "play"      # the run of a saved play: no schedule, no repeats
-REPEATS_SHOWN = 10     # repeated games reported one by one; then a count
 
 
 class RecordsError(CoexistError):
@@ -24,21 +23,36 @@ class RecordsError(CoexistError):
 
 
 def read_records(path):
-    """Every record of a file, checked; a truncated last line is ignored
-    here (see `repair_truncated_tail`)."""
+    """Every record of a file, checked, in a list (a saved play's few
+    games; a run's records are read one at a time with `numbered_records`);
+    a truncated last line is ignored here (see `repair_truncated_tail`)."""
     return [record for _, record in numbered_records(path)]
 
 
 def numbered_records(path):
-    """(line number, record) of every complete line of a file, checked."""
-    out = []
+    """(line number, record) of every complete line of a file, checked,
+    read one line at a time."""
+    for number, _, record in placed_records(path):
+        yield number, record
+
+
+def placed_records(path):
+    """(line number, byte offset, record) of every complete line of a file,
+    checked, read one line at a time."""
     with open_for_reading(path) as f:
+        offset = 0
         for number, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break          # a cut-off last line
             if line.strip():
-                out.append((number, _parse_line(path, number, line)))
-    return out
+                yield number, offset, _parse_line(path, number, line)
+            offset += len(line)
+
+
+def record_at(path, f, offset):
+    """The record of the line at `offset` of the open file `f` of `path`."""
+    f.seek(offset)
+    return _parse_line(path, f"byte {offset}", f.readline())
 
 
 def _parse_line(path, number, line):
@@ -58,28 +72,6 @@ def _parse_line(path, number, line):
     except FieldError as e:
         raise RecordsError(f"{path}:{number}: {e}; no record was changed") from None
     return record
-
-
-def without_repeats(located, warn):
-    """The records of (path, line, record) entries, each scheduled game
-    (run, game) once: a file written by two runs at once (before runs
-    locked their file) holds games twice. A repeat is reported by `warn`,
-    naming its file, line and game, and left out; the first one counts.
-    Saved plays are no scheduled games: every one counts."""
-    first, kept, repeats = {}, [], 0
-    for path, line, record in located:
-        key = (record["run"], record["game"])
-        if record["run"] != PLAY_RUN and key in first:
-            repeats += 1
-            if repeats <= REPEATS_SHOWN:
-                warn(f"warning: {path}:{line}: game {record['game']} of run "
-                     f"{record['run']} repeats {first[key]}; counted once")
-            continue
-        first.setdefault(key, f"{path}:{line}")
-        kept.append(record)
-    if repeats > REPEATS_SHOWN:
-        warn(f"warning: {repeats} repeated games in all, each counted once")
-    return kept
 
 
 TAIL_BLOCK = 1 << 16

@@ -13,7 +13,6 @@ import numpy as np
 
 from coexist_ai import ratings
 from coexist_ai.errors import CoexistError
-from coexist_ai.export import canonical_records
 from coexist_ai.results import Standings
 from coexist_ai.tables import interval_text, signed
 
@@ -80,24 +79,27 @@ def score_figure(table):
     return fig
 
 
-def progression(table, standings, anchor):
-    """(games so far, Elo of every bot) after a growing share of the games."""
-    seated = canonical_records(standings)
-    steps = sorted({max(1, round(len(seated) * k / PROGRESSION_POINTS))
-                    for k in range(1, PROGRESSION_POINTS + 1)})
-    out, partial, done = [], Standings(None, []), 0
-    for step in steps:
-        for record, _ in seated[done:step]:
-            partial.add(record)
-        done = step
-        estimates = ratings.point_estimates(partial, anchor)
-        by_name = dict(zip(partial.names, estimates))
-        out.append((step, [by_name.get(name, np.nan) for name in table.names]))
+def progression(table, standings, order, anchor):
+    """(games so far, Elo of every bot) after a growing share of the games,
+    read again one at a time in canonical order."""
+    total = len(order)
+    steps = {max(1, round(total * k / PROGRESSION_POINTS))
+             for k in range(1, PROGRESSION_POINTS + 1)}
+    partial = Standings()
+    partial.roster.declared_like(standings.roster)   # the bots' final keys from the start
+    out, done = [], 0
+    for record in order.records():
+        partial.add(record)
+        done += 1
+        if done in steps:
+            estimates = ratings.point_estimates(partial, anchor)
+            by_name = dict(zip(partial.names, estimates))
+            out.append((done, [by_name.get(name, np.nan) for name in table.names]))
     return out
 
 
-def progression_figure(table, standings, anchor):
-    points = progression(table, standings, anchor)
+def progression_figure(table, standings, order, anchor):
+    points = progression(table, standings, order, anchor)
     fig = _figure(7, 4)
     ax = fig.add_subplot()
     games = [p[0] for p in points]
@@ -123,20 +125,20 @@ def seat_figure(table):
     return fig
 
 
-def figures(table, standings, anchor=None):
-    """{file suffix: Figure}."""
+def figures(table, standings, order, anchor=None):
+    """{file suffix: Figure}; `order`: the games (merged.GameOrder)."""
     return {"elo": elo_figure(table), "scores": score_figure(table),
-            "progression": progression_figure(table, standings, anchor),
+            "progression": progression_figure(table, standings, order, anchor),
             "seats": seat_figure(table)}
 
 
-def write(table, standings, out, anchor=None):
+def write(table, standings, order, out, anchor=None):
     """Write the HTML file and its figures beside it; returns the figures'
     file names."""
     stem = os.path.splitext(out)[0]
     names = []
     try:
-        for suffix, fig in figures(table, standings, anchor).items():
+        for suffix, fig in figures(table, standings, order, anchor).items():
             path = f"{stem}-{suffix}.png"
             fig.savefig(path)
             names.append(os.path.basename(path))

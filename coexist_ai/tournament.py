@@ -13,7 +13,8 @@ from coexist_ai.live import LiveLine
 from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
 from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
-                                repair_truncated_tail, without_repeats)
+                                repair_truncated_tail)
+from coexist_ai.repeats import Repeats
 from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Schedule
 
@@ -91,17 +92,22 @@ def _close(bot):
         pass
 
 
-def load_existing(path, tournament, warn):
-    """Records already in `path` for this tournament, each game once
-    (repairing a cut-off last line); refuses records of another
-    tournament, another card set, or that its schedule does not hold."""
+def load_existing(path, tournament, standings, warn):
+    """Count the records already in `path` for this tournament into
+    `standings`, one line at a time, each game once (repairing a cut-off
+    last line); refuses records of another tournament, another card set,
+    or that its schedule does not hold. Returns the games done (a GameSet)
+    and the bytes repaired."""
+    repeats = Repeats()
     if not path or not os.path.exists(path):
-        return [], 0
-    numbered = numbered_records(path)   # checked before anything is cut off
-    for line, record in numbered:
+        return repeats.seen[tournament.run_id], 0
+    for line, record in numbered_records(path):   # all checked before anything is cut off
         _check_belongs(path, line, record, tournament)
+        if not repeats.is_repeat(path, line, record):
+            standings.add(record)
     repaired = repair_truncated_tail(path)
-    return without_repeats(((path, line, r) for line, r in numbered), warn), repaired
+    repeats.report([path], warn)
+    return repeats.seen[tournament.run_id], repaired
 
 
 def _check_belongs(path, line, record, tournament):
@@ -137,17 +143,16 @@ def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=pri
 
 def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
          stop_failing):
-    records, repaired = load_existing(out, tournament, echo)
+    standings = Standings(tournament)
+    done, repaired = load_existing(out, tournament, standings, echo)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
-    done = {r["game"] for r in records}
-    standings = Standings(tournament, records)
     schedule = tournament.schedule
     todo = schedule.games(skip=done)    # lazy: made as the workers need them
-    if records:
+    if done:
         left = len(schedule) - sum(1 for index in done if index < len(schedule))
-        echo(f"{out}: {len(records)} games already played, {left} to go")
+        echo(f"{out}: {len(done)} games already played, {left} to go")
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)

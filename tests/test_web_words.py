@@ -68,6 +68,14 @@ def test_why_a_first_turn_and_a_capture_limit_refuse():
     for card in too_much:
         assert "capture limit 10" in words.why_illegal(st.observation(0), f"house {card.id}")
     assert "unknown word" in words.why_illegal(obs, "hous x")
+    near = words.why_illegal(obs, f"hous {animals[0].id[:-1]}")
+    assert f"did you mean 'house {animals[0].id}'" in near, near
+
+
+def test_a_refusal_on_another_seats_turn_says_whose_turn():
+    st = State.new(CS, players=2, seed=4)
+    move = st.legal_moves()[0]
+    assert "seat 0 is to play" in words.why_illegal(st.observation(1), move, seat=1)
 
 
 @pytest.mark.parametrize("same_tracks", [False, True])
@@ -78,12 +86,22 @@ def test_the_final_table_explains_a_tie(same_tracks):
     final = final_view(obs, ["you", "greedy"], 0, record)
     total = st.seats[0].score.total
     (note,) = final["notes"]
-    assert f"tie at {total} points" in note and "seat 0" in note and "seat 1" in note
+    assert note.startswith(f"{total}-{total}") and "seat 0 (you)" in note, note
+    assert "seat 1 (greedy)" in note, note
     if same_tracks:
-        assert "share place 1" in note and final["verdict"] == "A shared first place!"
+        assert "share 1st place" in note and final["verdict"] == "A shared first place!"
     else:
         tracks = [s.track for s in st.seats]
-        assert f"seat 0: {tracks[0]}" in note and "fewer Survival tokens" in note
+        assert f"broken by Survival tokens: {tracks[0]} against {tracks[1]}" in note, note
         winner = 0 if tracks[0] < tracks[1] else 1
         assert final["rows"][0]["seat"] == winner
         assert final["verdict"] == ("You win!" if winner == 0 else "You finish 2nd of 2.")
+
+
+def test_a_forfeit_leaves_no_tie_to_explain():
+    st = finished_with_a_tie(same_tracks=True)
+    record = {"ranks": [2, 1], "end": "forfeit",
+              "forfeits": [{"seat": 0, "kind": "timeout", "reason": "too slow"}]}
+    final = final_view(st.observation(0), ["you", "greedy"], 0, record)
+    assert final["notes"] == ["seat 0 (you) forfeited (timeout): too slow"]
+    assert final["verdict"] == "You finish 2nd of 2."

@@ -119,7 +119,8 @@ class LiveGame:
             try:
                 action = obs.parse_move(move)
             except CoexistError:
-                raise Refused(words.why_illegal(obs, move) or f"{move!r} is not legal here") from None
+                why = words.why_illegal(obs, move, self.human)
+                raise Refused(why or f"{move!r} is not legal here") from None
             self._apply(self.human, action, time.perf_counter() - self.asked)
             return self.snapshot()
 

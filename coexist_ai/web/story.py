@@ -33,7 +33,7 @@ def final_view(obs: Any, names: list[str], you: int | None,
              "track": seats[p].track, **seats[p].score.as_dict(),
              "forfeit": forfeited[p]["kind"] if p in forfeited else None}
             for p in sorted(range(len(seats)), key=lambda s: (ranks[s], s))]
-    notes = words.tie_break(obs) if not forfeited else []
+    notes = words.tie_breaks(obs, names, exclude=set(forfeited))
     notes += [f"seat {f['seat']} ({names[f['seat']]}) forfeited ({f['kind']}): "
               f"{f.get('reason', '')}" for f in forfeited.values()]
     end = record.get("end")
