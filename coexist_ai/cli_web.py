@@ -64,7 +64,8 @@ def page_hosts(host: str) -> list[str] | None:
 @click.option("--fauna", type=click.Choice(FAUNA_NAMES), help="Your fauna specialty.")
 @click.option("--time", "seconds", default=1.0, show_default=True,
               type=click.FloatRange(0.01, 3600),
-              help="Seconds an ISMCTS bot whose spec sets no budget thinks (and the hint).")
+              help="Seconds an ISMCTS bot whose spec sets no budget thinks, as `play --time` "
+                   "gives them; the hint thinks this long for its one decision.")
 @click.option("--hint-bot", metavar="BOTSPEC",
               help="The bot that answers hints [default: ismcts:time=--time,reuse=false].")
 @click.option("--watch", is_flag=True, help="A bot game to watch: --vs gives every seat.")

@@ -73,6 +73,23 @@ def test_a_legal_move_is_played_and_drawn(client):
     assert client.table.game.record["moves"][-1] == [0, move], "the record has it at once"
 
 
+def test_each_turn_says_how_long_it_took(client):
+    """A bot's turn is several decisions: the page shows their seconds
+    together (what the person waited), in a live game and in its replay."""
+    snap = settled(client)
+    for _ in range(3):
+        snap = settled(client, client.post("/api/move", json={"move": snap["legal"][0]["move"]}).json())
+    record = client.table.game.record
+    runs = gamefile.turn_runs(record)
+    assert len(runs) >= 3 and any(len(moves) > 1 for _, moves, _ in runs)
+    client.post("/api/replay", json={"current": True})
+    replayed = client.post("/api/replay", json={"step": len(record["moves"])}).json()
+    for snapshot in (snap, replayed):
+        assert [t["seconds"] for t in snapshot["turns"]] == [round(s, 2) for *_, s in runs]
+        assert [t["first"] for t in snapshot["turns"]] == [
+            1 + sum(len(m) for _, m, _ in runs[:i]) for i in range(len(runs))]
+
+
 def test_refused_moves_say_why(client):
     snap = settled(client)
     board = snap["board"]

@@ -5,6 +5,7 @@ the board's parts are where a screenshot shows them; the game is saved in
 the terminal game's record format."""
 import io
 import json
+import re
 
 from PIL import Image
 from web_page import Browser, Player
@@ -83,6 +84,11 @@ def test_a_whole_game_by_clicks_with_hint_undo_and_reload(tmp_path):
         assert verdict.startswith(("You win", "You finish", "A shared")), verdict
         rows = page.locator("#final table tr").count()
         assert rows == 3, "a header and one row a seat"
+        log = page.locator("#log-turns > li b").all_text_contents()
+        bots = [t for t in log if t.startswith("seat 1")]
+        assert bots and all(re.fullmatch(r"seat 1 \(greedy\) \(\d+\.\d s\): ", t)
+                            for t in bots), "a bot's turn says how long it took"
+        assert "seat 0 (you): " in log, "the person's own turns are not timed"
         assert not page.errors, page.errors
     record = json.loads(save.read_text().splitlines()[-1])
     assert record["end"] == "normal"

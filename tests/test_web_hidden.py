@@ -30,6 +30,16 @@ def start(settings, deck=None):
     return table, record["deck"]
 
 
+def untimed(data):
+    """The answer as JSON text without its clock readings (the hint's
+    seconds, each turn's seconds): they differ from run to run."""
+    if isinstance(data, dict):
+        data.pop("seconds", None)
+        for turn in data.get("turns") or []:
+            turn.pop("seconds")
+    return json.dumps(data, sort_keys=True)
+
+
 class Person:
     """The same requests to any game, chosen from what the answers show;
     every answer kept as sent."""
@@ -39,17 +49,15 @@ class Person:
 
     def keep(self, answer):
         data = answer.json()
-        if isinstance(data, dict):
-            data.pop("seconds", None)      # the hint's own timing
-        self.sent.append(json.dumps(data, sort_keys=True))
+        self.sent.append(untimed(data))
         return data
 
     def settle(self):
         snap = self.client.get("/api/game").json()
         while not (snap["your_move"] or snap["final"]):
-            self.polled[snap["version"]] = json.dumps(snap, sort_keys=True)
+            self.polled[snap["version"]] = untimed(snap)
             snap = self.client.get(f"/api/game?after={snap['version']}").json()
-        self.polled[snap["version"]] = json.dumps(snap, sort_keys=True)
+        self.polled[snap["version"]] = untimed(snap)
         return self.keep(self.client.get("/api/game"))
 
     def play_until(self, done, decisions=400):

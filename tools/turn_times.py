@@ -8,16 +8,13 @@ import json
 import statistics
 import sys
 
+from coexist_ai.play.gamefile import turn_runs
+
 
 def turn_times(record):
     """(spec, seconds) of every turn: a run of one seat's moves."""
-    runs = []
-    for (seat, _), seconds in zip(record["moves"], record["times"]):
-        if runs and runs[-1][0] == seat:
-            runs[-1][1] += seconds
-        else:
-            runs.append([seat, seconds])
-    return [(record["bots"][seat]["spec"], seconds) for seat, seconds in runs]
+    return [(record["bots"][seat]["spec"], seconds)
+            for seat, _, seconds in turn_runs(record)]
 
 
 def main(path):

@@ -82,7 +82,7 @@ class LiveGame:
             snap = {
                 "mode": self.mode, "version": self.version, "you": self.human,
                 "names": self.names, "board": board_view(obs),
-                "turns": turns_view(self.cs, self.record["moves"], self.names),
+                "turns": turns_view(self.cs, self.record, self.names),
                 "moves_made": len(self.record["moves"]),
                 "thinking": self.thinking, "your_move": yours,
                 "legal": [move_view(self.cs, m) for m in obs.legal_moves()] if yours else [],

@@ -51,7 +51,9 @@ class ReplayGame:
         return {
             "mode": self.mode, "version": self.version, "you": self.human,
             "names": self.names, "board": board_view(obs), "label": self.label,
-            "turns": turns_view(self.cs, self.moves[:k], self.names),
+            "turns": turns_view(self.cs, {"moves": self.moves[:k],
+                                          "times": self.record.get("times", [])[:k]},
+                                self.names),
             "moves_made": k, "last": self.last, "thinking": None, "your_move": False,
             "legal": [], "can_undo": False, "save_path": None, "forfeits": [],
             "next": self.moves[k] if not at_end else None,

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from coexist_ai.play import gamefile
 from coexist_ai.web import words
 
 
-def turns_view(card_set: Any, moves: list[Any], names: list[str]) -> list[dict[str, Any]]:
-    """The moves grouped into turns (runs of one seat), oldest first, each
-    move with its words; `first` is the number of its first move (1-based)."""
-    turns: list[dict[str, Any]] = []
-    for number, (seat, move) in enumerate(moves, 1):
-        if not turns or turns[-1]["seat"] != seat:
-            turns.append({"seat": seat, "name": names[seat], "first": number, "moves": []})
-        turns[-1]["moves"].append({"move": move, "text": words.describe_move(card_set, move)})
+def turns_view(card_set: Any, record: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """The record's moves grouped into turns (runs of one seat), oldest
+    first, each move with its words; `first` is the number of its first
+    move (1-based), `seconds` what the turn's moves took together (None
+    where the record keeps no times): what a person waits for a bot."""
+    turns, first = [], 1
+    for seat, moves, seconds in gamefile.turn_runs(record):
+        turns.append({"seat": seat, "name": names[seat], "first": first,
+                      "seconds": None if seconds is None else round(seconds, 2),
+                      "moves": [{"move": m, "text": words.describe_move(card_set, m)}
+                                for m in moves]})
+        first += len(moves)
     return turns
 
 

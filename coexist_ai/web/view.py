@@ -10,13 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from coexist_ai import _engine
-from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
+from coexist_ai.vocabulary import IMMEDIATE_EFFECTS, TOKENS, TRACK_POINTS, TRACK_SIZE, EffectKind
 from coexist_ai.web import words
-
-
-# the permanent effect kinds listed under a seat (start_recruit apart)
-PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
-             "train_one_to_one")
 
 
 def tokens(counts: Any) -> dict[str, int]:
@@ -53,10 +48,9 @@ def track_view(track: int) -> list[dict[str, Any]]:
 
 def seat_view(seat: Any, release_goal: int) -> dict[str, Any]:
     score = seat.score
-    effects = [f"at each turn start: +1 {c} (apply or skip)"
-               for c in seat.effects.start_recruit]
-    effects += [words.describe_effect(c.effect) for c in seat.released
-                if c.effect and c.effect.kind in PERMANENT]
+    # the lasting effects of its released animals, in the short words of a card's line
+    effects = [words.effect_brief(c.effect) for c in seat.released
+               if c.effect and EffectKind(c.effect.kind) not in IMMEDIATE_EFFECTS]
     return {
         "seat": seat.seat, "fauna": str(seat.fauna),
         "specialty": words.SPECIALTY[str(seat.fauna)], "turns": seat.turns,

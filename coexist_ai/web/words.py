@@ -23,6 +23,11 @@ def describe_effect(effect: Any) -> str:
     return explain.effect_sentence(effect)
 
 
+def effect_brief(effect: Any) -> str:
+    """A card's effect in a few words ('capture limit +2'), for a list."""
+    return explain.effect_text(effect)
+
+
 def describe_move(card_set: Any, move: str) -> str:
     """A move in notation (as the record keeps it), in words."""
     return explain.move_text(card_set, parse_move(card_set, move)[0])

@@ -263,8 +263,11 @@ function drawTurns(data) {
   $("this-turn").hidden = !current;
   $("turn-moves").replaceChildren(...(current ? current.moves : []).map((m) =>
     el("li", {title: m.move, "data-move": m.move}, m.text)));
+  // a bot's turn says how long it took: what the person waited for it
+  const took = (t) => t.seat !== data.you && t.seconds !== null && t.seconds !== undefined ?
+    ` (${t.seconds.toFixed(1)} s)` : "";
   $("log-turns").replaceChildren(...turns.slice().reverse().map((t) =>
-    el("li", {}, el("b", {}, `${seatLabel(data, t.seat)}: `),
+    el("li", {}, el("b", {}, `${seatLabel(data, t.seat)}${took(t)}: `),
        t.moves.map((m) => m.text).join("; "))));
 }
 
