@@ -9,12 +9,13 @@ played on the deck is for the replay to say; keys beyond these are ignored.
 import math
 
 from coexist_ai.cards import FAUNAS
+from coexist_ai.errors import CoexistError
 
 ENDS = ("normal", "forfeit", "unfinished")
 MISSING = object()
 
 
-class FieldError(Exception):
+class FieldError(CoexistError):
     """A field that is missing or holds what it may not."""
 
     def __init__(self, field, value, expected):

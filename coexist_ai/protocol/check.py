@@ -15,6 +15,7 @@ import time
 
 from coexist_ai import _engine
 from coexist_ai.cards import resolve_card_set
+from coexist_ai.errors import CoexistError
 from coexist_ai.protocol.check_moves import MoveAsker
 from coexist_ai.protocol.client import _payload
 from coexist_ai.protocol.connection import Connection, PeerFailure, check_reply
@@ -24,7 +25,7 @@ EXIT_WAIT = 2.0
 STOP_AFTER = 0.2    # share of the move time after which the stop check sends stop
 
 
-class CheckFailed(Exception):
+class CheckFailed(CoexistError):
     """Ends a group of checks; already reported."""
 
 

@@ -20,6 +20,7 @@ import sys
 import time
 import weakref
 
+from coexist_ai.errors import CoexistError
 from coexist_ai.protocol.messages import (MAX_REPLY_LINE, ProtocolError, decode,
                                           encode, shorten)
 
@@ -32,7 +33,7 @@ USE_LAUNCHER = sys.platform.startswith("linux")
 LAUNCHER_EXIT = 5.0         # seconds for the launcher to kill the bot's processes
 
 
-class PeerFailure(Exception):
+class PeerFailure(CoexistError):
     """The bot did not do what the protocol asks; `kind` is a BotFailure
     kind: crash (not started, exited, closed its output), stall (no reply
     in time outside a move), time (no move in time), illegal (a reply the
