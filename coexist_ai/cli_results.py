@@ -1,10 +1,19 @@
 """`coexist-ai tournament ratings | export | report`: what records say,
 as a table, as files other programs read, as a report with figures."""
+from __future__ import annotations
+
 import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
 
 from coexist_ai.cli_tournament import tournament
+from coexist_ai.match import Record
+
+if TYPE_CHECKING:
+    from coexist_ai.ratings import RatingTable
+    from coexist_ai.results import Standings
 
 FILES = click.argument("files", nargs=-1, required=True)
 ANCHOR = click.option("--anchor", default=None,
@@ -15,12 +24,14 @@ MIX = click.option("--mix-players", is_flag=True,
                         "a 2-player Elo and a 4-player one are not the same scale).")
 
 
-def load_standings(files, mix_players=False):
+def load_standings(files: Iterable[str], mix_players: bool = False) -> Standings:
     """Standings of the finished games in FILES (one card set; one player
     count unless `mix_players`)."""
     from coexist_ai.records import RecordsError, numbered_records, without_repeats
     from coexist_ai.results import Standings
-    located, sha, unfinished, players = [], None, 0, {}
+    located: list[tuple[str, int, Record]] = []
+    players: dict[int, str] = {}      # the first file of each player count
+    sha, unfinished = None, 0
     for path in files:
         if not os.path.lexists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
@@ -45,7 +56,7 @@ def load_standings(files, mix_players=False):
     return Standings(None, records)
 
 
-def rating_table(standings, anchor):
+def rating_table(standings: Standings, anchor: str | None) -> RatingTable:
     from coexist_ai import ratings
     return ratings.compute(standings, anchor, strict_anchor=anchor is not None)
 
@@ -54,7 +65,7 @@ def rating_table(standings, anchor):
 @FILES
 @ANCHOR
 @MIX
-def tournament_ratings(files, anchor, mix_players):
+def tournament_ratings(files: tuple[str, ...], anchor: str | None, mix_players: bool) -> None:
     """The rating table of the game records in FILES, merged.
 
     Per bot: games, pairwise wins/draws/losses, score, Elo with its 95%
@@ -80,7 +91,8 @@ def tournament_ratings(files, anchor, mix_players):
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here [default: stdout].")
 @ANCHOR
 @MIX
-def tournament_export(files, fmt, out, anchor, mix_players):
+def tournament_export(files: tuple[str, ...], fmt: str, out: str | None, anchor: str | None,
+                      mix_players: bool) -> None:
     """Game records in FILES as PGN, CSV or JSON, for other programs.
 
     \b
@@ -118,7 +130,8 @@ def tournament_export(files, fmt, out, anchor, mix_players):
               help="The HTML file; its PNG figures are written beside it.")
 @ANCHOR
 @MIX
-def tournament_report(files, out, anchor, mix_players):
+def tournament_report(files: tuple[str, ...], out: str, anchor: str | None,
+                      mix_players: bool) -> None:
     """An HTML report of the records in FILES, with PNG figures: Elo with
     intervals, the score matrix as a heat map, Elo against games played,
     the advantage of each seat (needs matplotlib: pip install

@@ -11,33 +11,41 @@
 Games are written in a canonical order (run, game, content), so the same
 records give the same file whatever their order.
 """
+from __future__ import annotations
+
 import csv
 import io
 import json
 import math
+from typing import TYPE_CHECKING, Any
 
+from coexist_ai.match import Record
 from coexist_ai.results import deal_key, record_hash
+
+if TYPE_CHECKING:
+    from coexist_ai.ratings import RatingTable
+    from coexist_ai.results import Standings
 
 RESULT = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
 
 
-def canonical_records(standings):
+def canonical_records(standings: Standings) -> list[tuple[Record, list[int]]]:
     """(record, bot of each seat), sorted canonically."""
     seated = list(zip(standings.records, standings.seats))
     return sorted(seated, key=lambda rs: (str(rs[0].get("run")), _number(rs[0].get("game")),
                                           record_hash(rs[0])))
 
 
-def _number(x):
+def _number(x: object) -> int:
     return x if isinstance(x, int) else -1
 
 
-def _tag(name, value):
+def _tag(name: str, value: object) -> str:
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 
-def pgn(standings):
+def pgn(standings: Standings) -> str:
     names, out = standings.names, []
     for record, seats in canonical_records(standings):
         players = len(seats)
@@ -55,7 +63,8 @@ def pgn(standings):
     return "".join(out)
 
 
-def _pgn_game(record, white, black, white_seat, black_seat, result):
+def _pgn_game(record: Record, white: str, black: str, white_seat: int, black_seat: int,
+              result: str) -> str:
     place = f"{record.get('run')}/{record.get('game')}"
     tags = [("Event", record.get("tournament", "coexist")), ("Site", "coexist-ai"),
             ("Date", "????.??.??"), ("Round", _round(record)), ("White", white),
@@ -68,7 +77,7 @@ def _pgn_game(record, white, black, white_seat, black_seat, result):
     return "\n".join(_tag(k, v) for k, v in tags) + f"\n\n{result}\n\n"
 
 
-def _round(record):
+def _round(record: Record) -> str:
     if isinstance(record.get("round"), int) and isinstance(record.get("rotation"), int):
         return f"{record['round'] + 1}.{record['rotation'] + 1}"
     return "-"
@@ -78,7 +87,7 @@ CSV_COLUMNS = ["run", "tournament", "game", "round", "rotation", "deal", "player
                "first_player", "bot", "spec", "score", "rank", "end", "forfeit", "rounds"]
 
 
-def csv_text(standings):
+def csv_text(standings: Standings) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -95,11 +104,11 @@ def csv_text(standings):
     return buffer.getvalue()
 
 
-def _number_or_none(x):
+def _number_or_none(x: float | None) -> float | None:
     return None if x is None or not math.isfinite(x) else round(float(x), 2)
 
 
-def table_dict(table, standings):
+def table_dict(table: RatingTable, standings: Standings) -> dict[str, Any]:
     """The rating table as plain data (what `--format json` writes)."""
     bots = standings.roster.bots
     interval = {"anchor": "anchor"}
@@ -127,5 +136,5 @@ def table_dict(table, standings):
     }
 
 
-def json_text(table, standings):
+def json_text(table: RatingTable, standings: Standings) -> str:
     return json.dumps(table_dict(table, standings), indent=2) + "\n"

@@ -7,12 +7,15 @@ names the file and the line, and nothing is rewritten. Every record read is
 checked field by field (recordschema.py). A run holds its file's lock while
 it writes, so that two runs never write one file.
 """
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Callable, Iterable
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION
-from coexist_ai.paths import PathError, open_for_reading, open_locked_for_append
+from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION, Record
+from coexist_ai.paths import PathError, StrPath, open_for_reading, open_locked_for_append
 from coexist_ai.recordschema import FieldError, check_record
 
 PLAY_RUN = "play"      # the run of a saved play: no schedule, no repeats
@@ -23,13 +26,13 @@ class RecordsError(CoexistError):
     """A records file that cannot be used as asked."""
 
 
-def read_records(path):
+def read_records(path: StrPath) -> list[Record]:
     """Every record of a file, checked; a truncated last line is ignored
     here (see `repair_truncated_tail`)."""
     return [record for _, record in numbered_records(path)]
 
 
-def numbered_records(path):
+def numbered_records(path: StrPath) -> list[tuple[int, Record]]:
     """(line number, record) of every complete line of a file, checked."""
     out = []
     with open_for_reading(path) as f:
@@ -41,7 +44,7 @@ def numbered_records(path):
     return out
 
 
-def _parse_line(path, number, line):
+def _parse_line(path: StrPath, number: int, line: bytes) -> Record:
     try:
         record = json.loads(line)
     except ValueError as e:
@@ -60,13 +63,16 @@ def _parse_line(path, number, line):
     return record
 
 
-def without_repeats(located, warn):
+def without_repeats(located: Iterable[tuple[StrPath, int, Record]],
+                    warn: Callable[[str], object]) -> list[Record]:
     """The records of (path, line, record) entries, each scheduled game
     (run, game) once: a file written by two runs at once (before runs
     locked their file) holds games twice. A repeat is reported by `warn`,
     naming its file, line and game, and left out; the first one counts.
     Saved plays are no scheduled games: every one counts."""
-    first, kept, repeats = {}, [], 0
+    first: dict[tuple[str, int], str] = {}
+    kept: list[Record] = []
+    repeats = 0
     for path, line, record in located:
         key = (record["run"], record["game"])
         if record["run"] != PLAY_RUN and key in first:
@@ -85,7 +91,7 @@ def without_repeats(located, warn):
 TAIL_BLOCK = 1 << 16
 
 
-def truncated_tail(path):
+def truncated_tail(path: StrPath) -> bytes:
     """Bytes at the end of the file after its last newline (a cut-off
     line), read from the end: a long file is not read whole."""
     with open_for_reading(path) as f:
@@ -101,7 +107,7 @@ def truncated_tail(path):
         return tail
 
 
-def repair_truncated_tail(path):
+def repair_truncated_tail(path: StrPath) -> int:
     """Remove a cut-off last line; returns its length in bytes (0: none).
     Complete lines are never touched."""
     tail = truncated_tail(path)
@@ -124,14 +130,14 @@ class RecordWriter:
     """Appends records to a file, one flushed line each, holding the file's
     lock until closed: a second run on the same file is refused."""
 
-    def __init__(self, path):
+    def __init__(self, path: StrPath) -> None:
         self.path = path
         try:
             self.file = open_locked_for_append(path)
         except PathError as e:
             raise RecordsError(str(e)) from None
 
-    def write(self, record):
+    def write(self, record: Record) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
         try:
             self.file.write(line)
@@ -141,7 +147,7 @@ class RecordWriter:
             raise RecordsError(f"cannot write to {self.path}: {e.strerror}; "
                                "the records already written are intact") from None
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.file.close()
         except OSError:
