@@ -1,0 +1,53 @@
+"""The package type-checks: mypy (strict, pyproject.toml's [tool.mypy]) over
+the installed coexist_ai, and mypy's stubtest of the compiled modules'
+stubs (_engine.pyi, _search.pyi) against the built modules themselves.
+
+Both run on the package as installed, from a scratch folder: in CI that is
+site-packages, which mypy reads only through the py.typed marker, so a
+wheel without its marker or its stubs fails here; in a development
+(editable) install it is the source tree."""
+import os
+import site
+import subprocess
+import sys
+from pathlib import Path
+
+import coexist_ai
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "pyproject.toml"
+ALLOWLIST = Path(__file__).resolve().parent / "stubtest-allowlist.txt"
+PACKAGE = Path(coexist_ai.__file__).resolve().parent
+TIMEOUT = 300
+
+
+def _run(tmp_path, *args):
+    """`python -m ARGS` in a folder of its own, finding the package where
+    it is installed: through site-packages, or an editable install's
+    source tree (which mypy cannot find through its import hook)."""
+    env = dict(os.environ)
+    env.pop("MYPYPATH", None)
+    installed = {Path(p).resolve() for p in site.getsitepackages()}
+    if PACKAGE.parent not in installed:
+        env["MYPYPATH"] = str(PACKAGE.parent)
+    done = subprocess.run([sys.executable, "-m", *args], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_mypy_strict_finds_no_error_in_the_package(tmp_path):
+    code, output = _run(tmp_path, "mypy", "--config-file", str(CONFIG),
+                        "--cache-dir", str(tmp_path / "cache"), "-p", "coexist_ai")
+    assert code == 0, output
+    assert "Success: no issues found" in output, output
+
+
+def test_the_stubs_describe_the_compiled_modules(tmp_path):
+    code, output = _run(tmp_path, "mypy.stubtest", "coexist_ai._engine", "coexist_ai._search",
+                        "--mypy-config-file", str(CONFIG), "--allowlist", str(ALLOWLIST))
+    assert code == 0, output
+
+
+def test_the_installed_package_carries_its_marker_and_stubs():
+    for name in ("py.typed", "_engine.pyi", "_search.pyi"):
+        assert (PACKAGE / name).is_file(), f"{name} is not installed with the package"
