@@ -10,7 +10,10 @@ import os
 import site
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
+
+import pytest
 
 import coexist_ai
 
@@ -35,11 +38,42 @@ def _run(tmp_path, *args):
     return done.returncode, done.stdout + done.stderr
 
 
-def test_mypy_strict_finds_no_error_in_the_package(tmp_path):
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """One mypy cache for this file's runs: the package is analysed once."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def test_mypy_strict_finds_no_error_in_the_package(tmp_path, cache):
     code, output = _run(tmp_path, "mypy", "--config-file", str(CONFIG),
-                        "--cache-dir", str(tmp_path / "cache"), "-p", "coexist_ai")
+                        "--cache-dir", str(cache), "-p", "coexist_ai")
     assert code == 0, output
     assert "Success: no issues found" in output, output
+
+
+USER_CODE = """\
+from coexist_ai import Searcher, State
+
+st = State.new(players=2, seed=1)
+reveal_type(st.seat(0).board[0].needs)
+reveal_type(Searcher(threads=1).search(st.observation(), iterations=10)["moves"])
+st.apply("recruit C")
+"""
+
+
+def test_a_user_of_the_package_gets_its_types(tmp_path, cache):
+    # what a researcher's type checker sees: the views' types through the
+    # compiled module's stubs, and a move passed as text where an action is due
+    (tmp_path / "user.py").write_text(USER_CODE)
+    code, output = _run(tmp_path, "mypy", "--strict", "--cache-dir", str(cache), "user.py")
+    lines = output.replace("builtins.", "").splitlines()
+    revealed = {line.split(":")[1]: line.partition("Revealed type is ")[2]
+                for line in lines if "Revealed type" in line}
+    assert "coexist_ai.views.Tokens" in revealed["4"], output
+    assert revealed["5"] == '"list[tuple[int, int, int, float]]"', output
+    errors = [line for line in lines if ": error:" in line]
+    assert len(errors) == 1 and errors[0].startswith("user.py:6:"), output
+    assert "[arg-type]" in errors[0] and code == 1, output
 
 
 def test_the_stubs_describe_the_compiled_modules(tmp_path):
