@@ -1,19 +1,10 @@
 """`coexist-ai tournament ratings | export | report`: what records say,
 as a table, as files other programs read, as a report with figures."""
-from __future__ import annotations
-
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import click
 
 from coexist_ai.cli_tournament import tournament
-from coexist_ai.match import Record
-
-if TYPE_CHECKING:
-    from coexist_ai.ratings import RatingTable
-    from coexist_ai.results import Standings
 
 FILES = click.argument("files", nargs=-1, required=True)
 ANCHOR = click.option("--anchor", default=None,
@@ -24,39 +15,20 @@ MIX = click.option("--mix-players", is_flag=True,
                         "a 2-player Elo and a 4-player one are not the same scale).")
 
 
-def load_standings(files: Iterable[str], mix_players: bool = False) -> Standings:
+def load_standings(files, mix_players=False, ordered=False):
     """Standings of the finished games in FILES (one card set; one player
-    count unless `mix_players`)."""
-    from coexist_ai.records import RecordsError, numbered_records, without_repeats
-    from coexist_ai.results import Standings
-    located: list[tuple[str, int, Record]] = []
-    players: dict[int, str] = {}      # the first file of each player count
-    sha, unfinished = None, 0
+    count unless `mix_players`), read one line at a time, and with
+    `ordered` a GameOrder to read the games again in canonical order (else
+    None)."""
+    from coexist_ai import merged
     for path in files:
         if not os.path.lexists(path):
             raise click.BadParameter(f"no file {path!r}", param_hint="FILES")
-        for line, record in numbered_records(path):   # every field checked
-            if record["end"] == "unfinished":   # a saved game still in play
-                unfinished += 1
-                continue
-            this = record["card_set"]["sha256"]
-            if sha and this != sha:
-                raise RecordsError(f"{path}:{line}: mixes card sets ({this} after {sha}); "
-                                   "ratings need one card set")
-            sha = this
-            players.setdefault(record["players"], path)
-            located.append((path, line, record))
-    records = without_repeats(located, lambda text: click.echo(text, err=True))
-    if len(players) > 1 and not mix_players:
-        counts = ", ".join(f"{p} players ({path})" for p, path in sorted(players.items()))
-        raise RecordsError(f"the records mix games of {counts}; rate them apart, "
-                           "or pass --mix-players to fit them together")
-    if unfinished:
-        click.echo(f"left out {unfinished} unfinished game(s)", err=True)
-    return Standings(None, records)
+    return merged.load(list(files), mix_players, lambda text: click.echo(text, err=True),
+                       ordered)
 
 
-def rating_table(standings: Standings, anchor: str | None) -> RatingTable:
+def rating_table(standings, anchor):
     from coexist_ai import ratings
     return ratings.compute(standings, anchor, strict_anchor=anchor is not None)
 
@@ -65,7 +37,7 @@ def rating_table(standings: Standings, anchor: str | None) -> RatingTable:
 @FILES
 @ANCHOR
 @MIX
-def tournament_ratings(files: tuple[str, ...], anchor: str | None, mix_players: bool) -> None:
+def tournament_ratings(files, anchor, mix_players):
     """The rating table of the game records in FILES, merged.
 
     Per bot: games, pairwise wins/draws/losses, score, Elo with its 95%
@@ -79,7 +51,7 @@ def tournament_ratings(files: tuple[str, ...], anchor: str | None, mix_players: 
       coexist-ai tournament ratings tournaments/results/ladder.jsonl --anchor greedy
     """
     from coexist_ai import tables
-    standings = load_standings(files, mix_players)
+    standings, _ = load_standings(files, mix_players)
     click.echo(tables.rating_text(rating_table(standings, anchor), standings))
 
 
@@ -91,8 +63,7 @@ def tournament_ratings(files: tuple[str, ...], anchor: str | None, mix_players: 
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here [default: stdout].")
 @ANCHOR
 @MIX
-def tournament_export(files: tuple[str, ...], fmt: str, out: str | None, anchor: str | None,
-                      mix_players: bool) -> None:
+def tournament_export(files, fmt, out, anchor, mix_players):
     """Game records in FILES as PGN, CSV or JSON, for other programs.
 
     \b
@@ -103,25 +74,20 @@ def tournament_export(files: tuple[str, ...], fmt: str, out: str | None, anchor:
       coexist-ai tournament export ladder.jsonl --format json
     """
     from coexist_ai import export
-    standings = load_standings(files, mix_players)
+    standings, order = load_standings(files, mix_players, ordered=fmt != "json")
     if fmt == "pgn":
-        text = export.pgn(standings)
+        chunks = export.pgn(standings, order)
     elif fmt == "csv":
-        text = export.csv_text(standings)
+        chunks = export.csv_chunks(standings, order)
     else:
-        text = export.json_text(rating_table(standings, anchor), standings)
+        chunks = [export.json_text(rating_table(standings, anchor), standings)]
     if out:
-        from coexist_ai.paths import check_writable
-        from coexist_ai.records import RecordsError
-        check_writable(out)          # a device or a fifo is not overwritten
-        try:
-            with open(out, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        except OSError as e:
-            raise RecordsError(f"cannot write to {out}: {e.strerror}") from None
+        from coexist_ai.paths import write_replacing
+        write_replacing(out, chunks)   # never a device or a fifo; whole or not at all
         click.echo(f"wrote {out}")
     else:
-        click.echo(text, nl=False)
+        for chunk in chunks:
+            click.echo(chunk, nl=False)
 
 
 @tournament.command("report")
@@ -130,8 +96,7 @@ def tournament_export(files: tuple[str, ...], fmt: str, out: str | None, anchor:
               help="The HTML file; its PNG figures are written beside it.")
 @ANCHOR
 @MIX
-def tournament_report(files: tuple[str, ...], out: str, anchor: str | None,
-                      mix_players: bool) -> None:
+def tournament_report(files, out, anchor, mix_players):
     """An HTML report of the records in FILES, with PNG figures: Elo with
     intervals, the score matrix as a heat map, Elo against games played,
     the advantage of each seat (needs matplotlib: pip install
@@ -144,6 +109,6 @@ def tournament_report(files: tuple[str, ...], out: str, anchor: str | None,
     from coexist_ai import report
     from coexist_ai.paths import check_writable
     check_writable(out)
-    standings = load_standings(files, mix_players)
-    written = report.write(rating_table(standings, anchor), standings, out, anchor)
+    standings, order = load_standings(files, mix_players, ordered=True)
+    written = report.write(rating_table(standings, anchor), standings, order, out, anchor)
     click.echo(f"wrote {out} and {len(written)} figures: {', '.join(written)}")

@@ -69,7 +69,7 @@ def print_results(standings: Standings) -> None:
     if standings.interrupted:
         out = click.get_current_context().params.get("out")
         again = "coexist-ai " + shlex.join(sys.argv[1:])
-        click.echo(f"interrupted after {len(standings.records)} games; " + (
+        click.echo(f"interrupted after {standings.recorded} games; " + (
             f"they are in {out}: resume with\n  {again}" if out else
             "none was saved (no --out): rerun with --out FILE to keep the games"), err=True)
         sys.exit(130)
@@ -84,8 +84,13 @@ def choose_seed(seed: int | None, out: str | None, echo: Callable[[str], object]
     if seed is not None:
         return seed
     if out and os.path.isfile(out):
-        from coexist_ai.records import read_records
-        seeds: set[int] = {r["seed"] for r in read_records(out) if r.get("seed") is not None}
+        from coexist_ai.records import numbered_records
+        seeds: set[int] = set()
+        for _, record in numbered_records(out):    # one line at a time
+            if record.get("seed") is not None:
+                seeds.add(record["seed"])
+            if len(seeds) > 1:
+                break
         if len(seeds) == 1:
             return seeds.pop()
     seed = secrets.randbits(63)

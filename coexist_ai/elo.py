@@ -103,12 +103,19 @@ def unit_matrices(units: Sequence[Iterable[PairResult]], n: int) -> tuple[Floats
     return wins, games
 
 
+PICKS = 1 << 21     # resample counts held at once (16 MiB as floats)
+
+
 def bootstrap(unit_wins: Floats, unit_games: Floats, anchor: int, samples: int, seed: int,
               prior: float = PRIOR, chunk: int = 2000) -> Floats:
     """Ratings of `samples` resamplings of the units (rows: samples), made
-    `chunk` at a time to bound the memory of the resample counts."""
+    `chunk` at a time, fewer when there are many units, to bound the memory
+    of the resample counts (the draws do not depend on the chunks: the
+    generator makes the same rows one after another whatever their
+    number)."""
     rng = np.random.default_rng(seed)
     units, n = unit_wins.shape[0], unit_wins.shape[1]
+    chunk = max(1, min(chunk, PICKS // max(1, units)))
     flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
     out: list[Floats] = []
     for start in range(0, samples, chunk):

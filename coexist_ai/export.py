@@ -9,45 +9,35 @@
   game ended, for spreadsheets and pandas.
 - JSON: the rating table.
 Games are written in a canonical order (run, game, content), so the same
-records give the same file whatever their order.
+records give the same file whatever their order, read again one at a time
+from their files (merged.GameOrder) and written as they come: an export of
+a million games holds one game at a time, not a million.
 """
-from __future__ import annotations
-
 import csv
 import io
 import json
 import math
-from typing import TYPE_CHECKING, Any
 
-from coexist_ai.match import Record
-from coexist_ai.results import deal_key, record_hash
-
-if TYPE_CHECKING:
-    from coexist_ai.ratings import RatingTable
-    from coexist_ai.results import Standings
+from coexist_ai.results import deal_key
 
 RESULT = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
 
 
-def canonical_records(standings: Standings) -> list[tuple[Record, list[int]]]:
-    """(record, bot of each seat), sorted canonically."""
-    seated = list(zip(standings.records, standings.seats))
-    return sorted(seated, key=lambda rs: (str(rs[0].get("run")), _number(rs[0].get("game")),
-                                          record_hash(rs[0])))
+def canonical_records(standings, order):
+    """(record, bot of each seat) of every game, in canonical order."""
+    for record in order.records():
+        yield record, standings.roster.lookup(record)
 
 
-def _number(x: object) -> int:
-    return x if isinstance(x, int) else -1
-
-
-def _tag(name: str, value: object) -> str:
+def _tag(name, value):
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 
-def pgn(standings: Standings) -> str:
-    names, out = standings.names, []
-    for record, seats in canonical_records(standings):
+def pgn(standings, order):
+    """The PGN text, a game at a time."""
+    names = standings.names
+    for record, seats in canonical_records(standings, order):
         players = len(seats)
         order = sorted(range(players), key=lambda s: (s - record.get("first_player", 0)) % players)
         ranks = record["ranks"]
@@ -58,13 +48,11 @@ def pgn(standings: Standings) -> str:
                     continue
                 score = 1.0 if ranks[white] < ranks[black] else \
                     0.5 if ranks[white] == ranks[black] else 0.0
-                out.append(_pgn_game(record, names[seats[white]], names[seats[black]],
-                                     white, black, RESULT[score]))
-    return "".join(out)
+                yield _pgn_game(record, names[seats[white]], names[seats[black]],
+                                white, black, RESULT[score])
 
 
-def _pgn_game(record: Record, white: str, black: str, white_seat: int, black_seat: int,
-              result: str) -> str:
+def _pgn_game(record, white, black, white_seat, black_seat, result):
     place = f"{record.get('run')}/{record.get('game')}"
     tags = [("Event", record.get("tournament", "coexist")), ("Site", "coexist-ai"),
             ("Date", "????.??.??"), ("Round", _round(record)), ("White", white),
@@ -77,7 +65,7 @@ def _pgn_game(record: Record, white: str, black: str, white_seat: int, black_sea
     return "\n".join(_tag(k, v) for k, v in tags) + f"\n\n{result}\n\n"
 
 
-def _round(record: Record) -> str:
+def _round(record):
     if isinstance(record.get("round"), int) and isinstance(record.get("rotation"), int):
         return f"{record['round'] + 1}.{record['rotation'] + 1}"
     return "-"
@@ -87,12 +75,13 @@ CSV_COLUMNS = ["run", "tournament", "game", "round", "rotation", "deal", "player
                "first_player", "bot", "spec", "score", "rank", "end", "forfeit", "rounds"]
 
 
-def csv_text(standings: Standings) -> str:
+def csv_chunks(standings, order):
+    """The CSV text: its header, then the rows of a game at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     names = standings.names
-    for record, seats in canonical_records(standings):
+    for record, seats in canonical_records(standings, order):
         lost = {f["seat"]: f["kind"] for f in record.get("forfeits", [])}
         for seat, bot in enumerate(seats):
             writer.writerow([record.get("run"), record.get("tournament"), record.get("game"),
@@ -101,14 +90,17 @@ def csv_text(standings: Standings) -> str:
                              record["bots"][seat].get("spec") if record.get("bots") else "",
                              record["scores"][seat], record["ranks"][seat],
                              record.get("end"), lost.get(seat, ""), record.get("rounds")])
-    return buffer.getvalue()
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
 
 
-def _number_or_none(x: float | None) -> float | None:
+def _number_or_none(x):
     return None if x is None or not math.isfinite(x) else round(float(x), 2)
 
 
-def table_dict(table: RatingTable, standings: Standings) -> dict[str, Any]:
+def table_dict(table, standings):
     """The rating table as plain data (what `--format json` writes)."""
     bots = standings.roster.bots
     interval = {"anchor": "anchor"}
@@ -136,5 +128,5 @@ def table_dict(table: RatingTable, standings: Standings) -> dict[str, Any]:
     }
 
 
-def json_text(table: RatingTable, standings: Standings) -> str:
+def json_text(table, standings):
     return json.dumps(table_dict(table, standings), indent=2) + "\n"

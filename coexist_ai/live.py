@@ -24,7 +24,7 @@ class LiveLine:
 
     def __call__(self, width, final=False):
         s = self.standings
-        if not s.records:
+        if not s.recorded:
             return ""
         if s.tournament and len(s.tournament.entrants) == 2:
             return self._duel(width, final)
@@ -52,11 +52,11 @@ class LiveLine:
         s = self.standings
         now = time.monotonic()
         due = len(s.units) != self.deals and now - self.when >= self.cost / INTERVAL_SHARE
-        if due or (final and self.games != len(s.records)):
+        if due or (final and self.games != s.recorded):
             table = ratings.compute(s, s.anchor)
             self.row = next(r for r in table.rows if r.bot == 0)
             self.when, self.cost = time.monotonic(), time.monotonic() - now
-            self.deals, self.games = len(s.units), len(s.records)
+            self.deals, self.games = len(s.units), s.recorded
         return self.row
 
     def _standings(self, width):

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import stat
+from collections.abc import Iterable
 from typing import BinaryIO, NoReturn, TextIO
 
 from coexist_ai.errors import CoexistError
@@ -51,6 +53,27 @@ def check_writable(path: StrPath, action: str = "write to") -> None:
         raise PathError(f"cannot {action} {path}: {e.strerror}") from None
     if not stat.S_ISREG(st.st_mode):
         _refuse(path, st.st_mode, action)
+
+
+def write_replacing(path: StrPath, chunks: Iterable[str], action: str = "write to") -> None:
+    """Write the text `chunks` to a new file beside `path` (a symlink's
+    target) and put it in place when all is written: a failure midway
+    leaves what was there whole. Refused like `check_writable`."""
+    check_writable(path, action)
+    real = os.path.realpath(path)
+    tmp = os.path.join(os.path.dirname(real), f".{os.path.basename(real)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        if os.path.exists(real):
+            shutil.copymode(real, tmp)
+        os.replace(tmp, real)
+    except OSError as e:
+        raise PathError(f"cannot {action} {path}: {e.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _open_regular(path: StrPath, flags: int, action: str) -> int:

@@ -89,19 +89,17 @@ def resolve_anchor(standings, anchor, strict):
 
 def compute(standings, anchor=None, strict_anchor=False, samples=SAMPLES):
     """The RatingTable of everything recorded so far."""
-    n = len(standings.roster.bots)
     names = standings.names
-    wins, games = elo.score_matrices(
-        [r for results in standings.units.values() for r in results], n)
+    wins, games = standings.score_matrices()
     asked = resolve_anchor(standings, anchor, strict_anchor)
-    los = np.full((n, n), np.nan)
+    los = np.full(wins.shape, np.nan)
     rows, groups = [], []
     for members in connected_groups(games, names):
         group = _rate_group(standings, members, asked, wins, games, samples, los, len(groups))
         groups.append(group[0])
         rows += group[1]
     return RatingTable(names, rows, groups, los, wins, games, samples,
-                       len(standings.records), standings.seat_advantage())
+                       standings.recorded, standings.seat_advantage())
 
 
 def connected_groups(games, names):
@@ -125,11 +123,9 @@ def group_anchor(members, asked, games, names):
 def point_estimates(standings, anchor=None):
     """Elo of every bot (NaN: no games), each group on its anchor: the
     figures of the table, without its intervals (for a live line)."""
-    n = len(standings.roster.bots)
-    wins, games = elo.score_matrices(
-        [r for results in standings.units.values() for r in results], n)
+    wins, games = standings.score_matrices()
     asked = resolve_anchor(standings, anchor, strict=False)
-    out = np.full(n, np.nan)
+    out = np.full(len(wins), np.nan)
     for members in connected_groups(games, standings.names):
         fitted = elo.fit(wins, games, group_anchor(members, asked, games, standings.names))
         out[members] = fitted[members]

@@ -7,44 +7,55 @@ names the file and the line, and nothing is rewritten. Every record read is
 checked field by field (recordschema.py). A run holds its file's lock while
 it writes, so that two runs never write one file.
 """
-from __future__ import annotations
-
 import json
 import os
-from collections.abc import Callable, Iterable
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION, Record
-from coexist_ai.paths import PathError, StrPath, open_for_reading, open_locked_for_append
+from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION
+from coexist_ai.paths import PathError, open_for_reading, open_locked_for_append
 from coexist_ai.recordschema import FieldError, check_record
 
 PLAY_RUN = "play"      # the run of a saved play: no schedule, no repeats
-REPEATS_SHOWN = 10     # repeated games reported one by one; then a count
 
 
 class RecordsError(CoexistError):
     """A records file that cannot be used as asked."""
 
 
-def read_records(path: StrPath) -> list[Record]:
-    """Every record of a file, checked; a truncated last line is ignored
-    here (see `repair_truncated_tail`)."""
+def read_records(path):
+    """Every record of a file, checked, in a list (a saved play's few
+    games; a run's records are read one at a time with `numbered_records`);
+    a truncated last line is ignored here (see `repair_truncated_tail`)."""
     return [record for _, record in numbered_records(path)]
 
 
-def numbered_records(path: StrPath) -> list[tuple[int, Record]]:
-    """(line number, record) of every complete line of a file, checked."""
-    out = []
+def numbered_records(path):
+    """(line number, record) of every complete line of a file, checked,
+    read one line at a time."""
+    for number, _, record in placed_records(path):
+        yield number, record
+
+
+def placed_records(path):
+    """(line number, byte offset, record) of every complete line of a file,
+    checked, read one line at a time."""
     with open_for_reading(path) as f:
+        offset = 0
         for number, line in enumerate(f, 1):
             if not line.endswith(b"\n"):
                 break          # a cut-off last line
             if line.strip():
-                out.append((number, _parse_line(path, number, line)))
-    return out
+                yield number, offset, _parse_line(path, number, line)
+            offset += len(line)
 
 
-def _parse_line(path: StrPath, number: int, line: bytes) -> Record:
+def record_at(path, f, offset):
+    """The record of the line at `offset` of the open file `f` of `path`."""
+    f.seek(offset)
+    return _parse_line(path, f"byte {offset}", f.readline())
+
+
+def _parse_line(path, number, line):
     try:
         record = json.loads(line)
     except ValueError as e:
@@ -63,35 +74,10 @@ def _parse_line(path: StrPath, number: int, line: bytes) -> Record:
     return record
 
 
-def without_repeats(located: Iterable[tuple[StrPath, int, Record]],
-                    warn: Callable[[str], object]) -> list[Record]:
-    """The records of (path, line, record) entries, each scheduled game
-    (run, game) once: a file written by two runs at once (before runs
-    locked their file) holds games twice. A repeat is reported by `warn`,
-    naming its file, line and game, and left out; the first one counts.
-    Saved plays are no scheduled games: every one counts."""
-    first: dict[tuple[str, int], str] = {}
-    kept: list[Record] = []
-    repeats = 0
-    for path, line, record in located:
-        key = (record["run"], record["game"])
-        if record["run"] != PLAY_RUN and key in first:
-            repeats += 1
-            if repeats <= REPEATS_SHOWN:
-                warn(f"warning: {path}:{line}: game {record['game']} of run "
-                     f"{record['run']} repeats {first[key]}; counted once")
-            continue
-        first.setdefault(key, f"{path}:{line}")
-        kept.append(record)
-    if repeats > REPEATS_SHOWN:
-        warn(f"warning: {repeats} repeated games in all, each counted once")
-    return kept
-
-
 TAIL_BLOCK = 1 << 16
 
 
-def truncated_tail(path: StrPath) -> bytes:
+def truncated_tail(path):
     """Bytes at the end of the file after its last newline (a cut-off
     line), read from the end: a long file is not read whole."""
     with open_for_reading(path) as f:
@@ -107,7 +93,7 @@ def truncated_tail(path: StrPath) -> bytes:
         return tail
 
 
-def repair_truncated_tail(path: StrPath) -> int:
+def repair_truncated_tail(path):
     """Remove a cut-off last line; returns its length in bytes (0: none).
     Complete lines are never touched."""
     tail = truncated_tail(path)
@@ -130,14 +116,14 @@ class RecordWriter:
     """Appends records to a file, one flushed line each, holding the file's
     lock until closed: a second run on the same file is refused."""
 
-    def __init__(self, path: StrPath) -> None:
+    def __init__(self, path):
         self.path = path
         try:
             self.file = open_locked_for_append(path)
         except PathError as e:
             raise RecordsError(str(e)) from None
 
-    def write(self, record: Record) -> None:
+    def write(self, record):
         line = json.dumps(record, separators=(",", ":")) + "\n"
         try:
             self.file.write(line)
@@ -147,7 +133,7 @@ class RecordWriter:
             raise RecordsError(f"cannot write to {self.path}: {e.strerror}; "
                                "the records already written are intact") from None
 
-    def close(self) -> None:
+    def close(self):
         try:
             self.file.close()
         except OSError:

@@ -5,26 +5,16 @@ Figures: the Elo of each bot with its 95% interval; the score matrix as a
 heat map; each bot's Elo as the games came in (the same fit on the first k
 games, in canonical order); the advantage of each seat.
 """
-from __future__ import annotations
-
 import html
 import math
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from coexist_ai import ratings
 from coexist_ai.errors import CoexistError
-from coexist_ai.export import canonical_records
 from coexist_ai.results import Standings
 from coexist_ai.tables import interval_text, signed
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-    from coexist_ai.ratings import RatingTable
 
 PROGRESSION_POINTS = 40
 
@@ -33,7 +23,7 @@ class ReportError(CoexistError):
     """A report that cannot be made (no matplotlib, an unwritable file)."""
 
 
-def _figure(width: float = 7, height: float = 4) -> Figure:
+def _figure(width=7, height=4):
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -42,7 +32,7 @@ def _figure(width: float = 7, height: float = 4) -> Figure:
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
-def elo_figure(table: RatingTable) -> Figure:
+def elo_figure(table):
     """Elo with its interval, best at the top; an open end is drawn to the
     edge with an arrow, an interval that is n/a is not drawn."""
     rows = table.rows[::-1]
@@ -69,7 +59,7 @@ def elo_figure(table: RatingTable) -> Figure:
     return fig
 
 
-def score_figure(table: RatingTable) -> Figure:
+def score_figure(table):
     """Score of the row bot against the column bot, as a heat map."""
     order = [r.bot for r in table.rows]
     names = [table.names[i] for i in order]
@@ -89,27 +79,27 @@ def score_figure(table: RatingTable) -> Figure:
     return fig
 
 
-def progression(table: RatingTable, standings: Standings,
-                anchor: str | None) -> list[tuple[int, list[float]]]:
-    """(games so far, Elo of every bot) after a growing share of the games."""
-    seated = canonical_records(standings)
-    steps = sorted({max(1, round(len(seated) * k / PROGRESSION_POINTS))
-                    for k in range(1, PROGRESSION_POINTS + 1)})
-    out: list[tuple[int, list[float]]] = []
-    partial, done = Standings(None, []), 0
-    for step in steps:
-        for record, _ in seated[done:step]:
-            partial.add(record)
-        done = step
-        estimates = ratings.point_estimates(partial, anchor)
-        by_name = dict(zip(partial.names, estimates))
-        out.append((step, [by_name.get(name, np.nan) for name in table.names]))
+def progression(table, standings, order, anchor):
+    """(games so far, Elo of every bot) after a growing share of the games,
+    read again one at a time in canonical order."""
+    total = len(order)
+    steps = {max(1, round(total * k / PROGRESSION_POINTS))
+             for k in range(1, PROGRESSION_POINTS + 1)}
+    partial = Standings()
+    partial.roster.declared_like(standings.roster)   # the bots' final keys from the start
+    out, done = [], 0
+    for record in order.records():
+        partial.add(record)
+        done += 1
+        if done in steps:
+            estimates = ratings.point_estimates(partial, anchor)
+            by_name = dict(zip(partial.names, estimates))
+            out.append((done, [by_name.get(name, np.nan) for name in table.names]))
     return out
 
 
-def progression_figure(table: RatingTable, standings: Standings,
-                       anchor: str | None) -> Figure:
-    points = progression(table, standings, anchor)
+def progression_figure(table, standings, order, anchor):
+    points = progression(table, standings, order, anchor)
     fig = _figure(7, 4)
     ax = fig.add_subplot()
     games = [p[0] for p in points]
@@ -123,7 +113,7 @@ def progression_figure(table: RatingTable, standings: Standings,
     return fig
 
 
-def seat_figure(table: RatingTable) -> Figure:
+def seat_figure(table):
     seats = sorted(table.seat_advantage)
     fig = _figure(2 + 0.8 * len(seats), 3)
     ax = fig.add_subplot()
@@ -135,22 +125,20 @@ def seat_figure(table: RatingTable) -> Figure:
     return fig
 
 
-def figures(table: RatingTable, standings: Standings,
-            anchor: str | None = None) -> dict[str, Figure]:
-    """{file suffix: Figure}."""
+def figures(table, standings, order, anchor=None):
+    """{file suffix: Figure}; `order`: the games (merged.GameOrder)."""
     return {"elo": elo_figure(table), "scores": score_figure(table),
-            "progression": progression_figure(table, standings, anchor),
+            "progression": progression_figure(table, standings, order, anchor),
             "seats": seat_figure(table)}
 
 
-def write(table: RatingTable, standings: Standings, out: str,
-          anchor: str | None = None) -> list[str]:
+def write(table, standings, order, out, anchor=None):
     """Write the HTML file and its figures beside it; returns the figures'
     file names."""
     stem = os.path.splitext(out)[0]
     names = []
     try:
-        for suffix, fig in figures(table, standings, anchor).items():
+        for suffix, fig in figures(table, standings, order, anchor).items():
             path = f"{stem}-{suffix}.png"
             fig.savefig(path)
             names.append(os.path.basename(path))
@@ -161,7 +149,7 @@ def write(table: RatingTable, standings: Standings, out: str,
     return names
 
 
-def page(table: RatingTable, standings: Standings, figure_files: Sequence[str]) -> str:
+def page(table, standings, figure_files):
     e = html.escape
     head = ["bot", "games", "W", "D", "L", "score", "Elo", "95% interval", "LOS", "note"]
     rows = "".join(

@@ -1,6 +1,12 @@
 """Standings of a tournament or of any set of records: who played, the
 pairwise results of each deal, failures and their reasons.
 
+Standings keep the figures of the games, never their records: per deal the
+pairwise results of its games and each game's content hash (the bootstrap
+resamples deals, with a seed drawn from the hashes), and counters per bot,
+pair and seat. A long run's memory grows by its deals' results, a few
+hundred bytes a game, not by the moves and times of every game.
+
 Records may come in any order (games finish out of order; files are
 merged): everything here is counted so that the order does not matter, and
 the ratings (coexist_ai.ratings) are computed from the deals in a canonical
@@ -17,6 +23,7 @@ from coexist_ai.roster import Roster
 
 FAILURE_KINDS = ("time", "illegal", "crash", "stall")
 FIRST_GAMES = 3      # a bot that forfeits each of its first games stops the run
+DIGEST = 32          # bytes of a record's content hash
 
 
 class BotsFailing(CoexistError):
@@ -24,8 +31,20 @@ class BotsFailing(CoexistError):
     forfeits too."""
 
 
+class RosterSplit(Exception):
+    """A record gives a spec of a run a second entrant name after games of
+    that spec were counted under the spec alone: they would have to be
+    counted again as two bots, and no record is kept. Declare every record
+    first (Standings.declare)."""
+
+
+def record_digest(record):
+    """The sha256 of a record's content (its JSON with sorted keys)."""
+    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()
+
+
 def record_hash(record):
-    return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+    return record_digest(record).hex()
 
 
 def deal_key(record):
@@ -39,64 +58,102 @@ def deal_key(record):
     return hashlib.sha256(json.dumps(deal).encode()).hexdigest()[:20]
 
 
+def _score(rank, other):
+    return 1.0 if rank < other else 0.5 if rank == other else 0.0
+
+
 class Standings:
-    """Accumulates game records (of one tournament, or any)."""
+    """Accumulates game records (of one tournament, or any): `records`, a
+    sequence, is declared whole, then counted."""
 
     def __init__(self, tournament=None, records=(), anchor=None):
         self.tournament = tournament
         self.anchor = anchor or (tournament.anchor if tournament else None)
-        self.records, self.sprt, self.interrupted = [], None, False
-        # a schedule plays one deal a round: the deal of game i is its round
+        self.recorded, self.sprt, self.interrupted = 0, None, False
+        # a schedule plays one deal a round: its games are complete when all are in
         self._deal_size = tournament.schedule.games_per_round if tournament else 0
-        self._rebuild()
-        for record in records:
-            self.add(record)
-
-    def _rebuild(self):
         self.roster = Roster()
-        if self.tournament:
-            self.roster.declare(self.tournament.run_id, [
-                (e.name, e.spec) for e in self.tournament.entrants])
-        for record in self.records:
-            self.roster.declare_record(record)
-        self.roster.changed = False
-        self.units = defaultdict(list)        # deal -> pairwise results
-        self.unit_games = Counter()           # deal -> games recorded
+        if tournament:
+            self.roster.declare(tournament.run_id, [
+                (e.name, e.spec) for e in tournament.entrants])
+        self.units = {}                       # deal -> pairwise results (a tuple)
+        self.digests = {}                     # deal -> its games' digests, joined
+        self._same = {}                       # one object per distinct result
+        self.pair_points, self.pair_games = Counter(), Counter()
+        self.outcomes = defaultdict(Counter)  # bot -> wins, draws, losses
+        self.seat_points, self.seat_pairings = Counter(), Counter()
         self.games, self.firsts = Counter(), Counter()
         self.met, self.swept = Counter(), Counter()
         self.failures, self.reasons = defaultdict(Counter), Counter()
         self.first_forfeits = defaultdict(list)
-        self.players, self.unit_hashes = Counter(), defaultdict(list)
-        self.seats = []                       # bot of each seat, per record
-        self.scheduled_deals = defaultdict(list)   # the schedule's deal -> results
-        for record in self.records:
-            self._count(record, self.roster.seats(record))
+        self.players = Counter()
+        self._complete, self._complete_scores = [], {}
+        if iter(records) is records:   # declaring would use it up
+            raise TypeError("Standings: records must be a sequence, not an iterator")
+        self.declare(records)
+        for record in records:
+            self.add(record)
+
+    def declare(self, records):
+        """Note the entrants of records to come, so that the bots' keys are
+        final before any game is counted (see Roster)."""
+        for record in records:
+            self.roster.declare_record(record)
+        self.roster.changed = False
 
     def add(self, record):
-        self.records.append(record)
+        """Count a record; returns its digest (record_digest)."""
         seats = self.roster.seats(record)
-        if self.roster.changed:   # two names for one spec in a run: re-seat all
-            self._rebuild()
-        else:
-            self._count(record, seats)
-
-    def _count(self, record, seats):
-        self.seats.append(seats)
+        if self.roster.changed:
+            raise RosterSplit(f"game {record.get('game')} of run {record.get('run')} "
+                              "splits a bot whose games were already counted")
+        self.recorded += 1
         key = deal_key(record)
-        results = elo.pairwise_results(record, seats)
-        self.units[key].extend(results)
-        self.unit_games[key] += 1
-        if self._deal_size and isinstance(record.get("game"), int):
-            self.scheduled_deals[record["game"] // self._deal_size].append(results)
+        results = tuple(self._same.setdefault(r, r)
+                        for r in elo.pairwise_results(record, seats))
+        self.units[key] = self.units.get(key, ()) + results
+        digest = record_digest(record)
+        self.digests[key] = self.digests.get(key, b"") + digest
+        if self._deal_size and len(self.digests[key]) == DIGEST * self._deal_size:
+            self._complete.append(key)
         self.players[record.get("players", len(seats))] += 1
-        self.unit_hashes[key].append(record_hash(record))
-        ranks = record["ranks"]
+        self._count_pairs(results)
+        self._count_seats(record["ranks"], seats)
+        self._count_forfeits(record.get("forfeits", []), seats)
+        return digest
+
+    def _count_pairs(self, results):
+        """Points and pairings per ordered pair; per ordered pair also the
+        games they met in and those the first won every pairing of (for
+        the bound of a perfect score)."""
+        score = defaultdict(list)
+        for i, j, s in results:
+            self.pair_points[i, j] += s
+            self.pair_points[j, i] += 1 - s
+            self.pair_games[i, j] += 1
+            self.pair_games[j, i] += 1
+            for bot, mine in ((i, s), (j, 1 - s)):
+                self.outcomes[bot]["wins" if mine == 1 else "losses" if mine == 0
+                                   else "draws"] += 1
+            score[i, j].append(s)
+            score[j, i].append(1 - s)
+        for (i, j), got in score.items():
+            self.met[i, j] += 1
+            self.swept[i, j] += all(s == 1 for s in got)
+
+    def _count_seats(self, ranks, seats):
+        for a in range(len(ranks)):
+            for b in range(len(ranks)):
+                if a != b:
+                    self.seat_points[a] += _score(ranks[a], ranks[b])
+                    self.seat_pairings[a] += 1
         for bot in set(seats):
             self.games[bot] += 1
             self.firsts[bot] += any(r == 1 for s, r in zip(seats, ranks) if s == bot)
-        self._count_sweeps(results)
+
+    def _count_forfeits(self, forfeits, seats):
         lost = set()
-        for f in record.get("forfeits", []):
+        for f in forfeits:
             bot = seats[f["seat"]]
             lost.add(bot)
             self.failures[bot][f["kind"]] += 1
@@ -105,61 +162,44 @@ class Standings:
             if len(self.first_forfeits[bot]) < FIRST_GAMES:
                 self.first_forfeits[bot].append(bot in lost)
 
-    def _count_sweeps(self, results):
-        """Per ordered pair: games they met in, and games the first won
-        every pairing of (for the bound of a perfect score)."""
-        score = defaultdict(list)
-        for i, j, s in results:
-            score[i, j].append(s)
-            score[j, i].append(1 - s)
-        for (i, j), got in score.items():
-            self.met[i, j] += 1
-            self.swept[i, j] += all(s == 1 for s in got)
-
     # -- figures ------------------------------------------------------------
     @property
     def names(self):
         return self.roster.names()
 
+    def score_matrices(self):
+        """wins[i, j]: points bot i took from bot j; games[i, j]: their
+        pairings (elo.score_matrices of every pairwise result)."""
+        n = len(self.roster.bots)
+        wins, games = elo.score_matrices((), n)
+        for (i, j), points in self.pair_points.items():
+            wins[i, j], games[i, j] = points, self.pair_games[i, j]
+        return wins, games
+
     def pair_scores(self, i):
         """Wins, draws and losses of bot i's pairings."""
-        out = Counter()
-        for results in self.units.values():
-            for a, b, s in results:
-                if i in (a, b):
-                    mine = s if a == i else 1 - s
-                    out["wins" if mine == 1 else "losses" if mine == 0 else "draws"] += 1
+        out = self.outcomes[i]
         return out["wins"], out["draws"], out["losses"]
 
     def seat_advantage(self):
         """Mean pairwise score of each seat against the others, all games."""
-        points, counts = Counter(), Counter()
-        for record in self.records:
-            ranks = record["ranks"]
-            for a in range(len(ranks)):
-                for b in range(len(ranks)):
-                    if a != b:
-                        points[a] += 1.0 if ranks[a] < ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-                        counts[a] += 1
-        return {seat: points[seat] / counts[seat] for seat in sorted(counts)}
+        return {seat: self.seat_points[seat] / self.seat_pairings[seat]
+                for seat in sorted(self.seat_pairings)}
 
     def complete_deal_scores(self, i):
         """Mean score of bot i over each deal of the schedule whose games are
         all recorded (a deal not yet played under every seat order says
-        nothing fair), in schedule order."""
-        out = []
-        for deal, games in sorted(self.scheduled_deals.items()):
-            if len(games) != self._deal_size:
-                continue
-            mine = [s if a == i else 1 - s for results in games
-                    for a, b, s in results if i in (a, b)]
+        nothing fair), in the order they were completed."""
+        scores = self._complete_scores.setdefault(i, [0, []])
+        for key in self._complete[scores[0]:]:
+            mine = [s if a == i else 1 - s for a, b, s in self.units[key] if i in (a, b)]
             if mine:
-                out.append(sum(mine) / len(mine))
-        return out
+                scores[1].append(sum(mine) / len(mine))
+        scores[0] = len(self._complete)
+        return list(scores[1])
 
     def complete_deal_games(self):
-        return sum(len(games) for games in self.scheduled_deals.values()
-                   if len(games) == self._deal_size)
+        return len(self._complete) * self._deal_size
 
     def failing_bot(self):
         """A message if some bot forfeited each of its first games (all of
@@ -191,8 +231,11 @@ class Standings:
 
     def seed_of(self, deals):
         """A bootstrap seed from the content of these deals' records,
-        whatever their order."""
-        text = "".join(sorted(h for key in deals for h in self.unit_hashes[key]))
+        whatever their order: the sha256 of their sorted hex hashes."""
+        hashes = sorted(joined[k:k + DIGEST] for key in deals
+                        for joined in [self.digests[key]]
+                        for k in range(0, len(joined), DIGEST))
+        text = "".join(h.hex() for h in hashes)
         return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
 

@@ -65,19 +65,22 @@ class Roster:
     def __init__(self):
         self.bots, self.index_of = [], {}
         self.run_specs = {}     # run -> canonical spec -> entrant names
-        self.changed = False    # a split made earlier seats wrong: rebuild
+        self.alone = set()      # (run, spec) given seats under the spec alone
+        self.changed = False    # a split made seats given earlier wrong (see
+                                # results.RosterSplit)
 
     def declare(self, run, names_and_specs):
         """The entrants of a run, known before any of its games."""
         for name, spec in names_and_specs:
             self._note(run, name, canonical(spec))
         for name, spec in names_and_specs:   # their indices: the entrants' order
-            self._bot(self.key(run, name, spec), spec).entrant_names[name] += 0
+            self._bot(self._seat_key(run, name, spec), spec).entrant_names[name] += 0
         self.changed = False
 
     def declare_record(self, record):
-        """Note a record's entrants without seating them (a rebuild notes
-        every record first, so that no seat is keyed before a split)."""
+        """Note a record's entrants without seating them (records noted
+        before any is seated: no seat is keyed before a split, as no
+        record is kept to seat again)."""
         for seat, name in enumerate(record["entrants"]):
             self._note(record.get("run"), name, canonical(self._spec(record, seat, name)))
 
@@ -87,14 +90,16 @@ class Roster:
         return bots[seat].get("spec", name) if seat < len(bots) else name
 
     def seats(self, record):
-        """Bot index of each seat of a record."""
+        """Bot index of each seat of a record (its own entrants noted first:
+        two names for one spec within the record split nothing seated)."""
+        self.declare_record(record)
         run = record.get("run")
         out = []
         for seat, name in enumerate(record["entrants"]):
             bots = record.get("bots", [])
             entry = bots[seat] if seat < len(bots) else {}
             spec = self._spec(record, seat, name)
-            key = self._note(run, name, canonical(spec))
+            key = self._seat_key(run, name, spec)
             bot = self._bot(key, spec)
             bot.specs.add(spec)
             bot.entrant_names[name] += 1
@@ -103,18 +108,36 @@ class Roster:
             out.append(self.index_of[key])
         return out
 
+    def lookup(self, record):
+        """Bot index of each seat of a record already seated (no count changes)."""
+        return [self.index_of[self.key(record.get("run"), name, self._spec(record, seat, name))]
+                for seat, name in enumerate(record["entrants"])]
+
     def key(self, run, name, spec):
         """The key of an entrant of a run (after its entrants are noted)."""
         spec = canonical(spec)
         return (spec, name) if len(self.run_specs.get(run, {}).get(spec, ())) > 1 else (spec,)
 
+    def _seat_key(self, run, name, spec):
+        """The key of a seat being given: a bot keyed by its spec alone is
+        remembered, as a later second name would split it."""
+        key = self._note(run, name, canonical(spec))
+        if len(key) == 1:
+            self.alone.add((run, key[0]))
+        return key
+
     def _note(self, run, name, spec):
         names = self.run_specs.setdefault(run, {}).setdefault(spec, set())
         if name not in names:
             names.add(name)
-            if len(names) == 2:
+            if len(names) == 2 and (run, spec) in self.alone:
                 self.changed = True   # seats given before keyed by spec alone
         return (spec, name) if len(names) > 1 else (spec,)
+
+    def declared_like(self, other):
+        """Take another roster's declarations (not its bots)."""
+        self.run_specs = {run: {spec: set(names) for spec, names in specs.items()}
+                          for run, specs in other.run_specs.items()}
 
     def _bot(self, key, spec):
         if key not in self.index_of:

@@ -1,36 +1,29 @@
 """Running a tournament: games in parallel processes, records appended as
 they finish, resumable, with a live progress line."""
-from __future__ import annotations
-
 import hashlib
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import CardSetError, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
-from coexist_ai.match import Player, Record, UnstartableBot, play_game
+from coexist_ai.match import UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
 from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
-                                repair_truncated_tail, without_repeats)
+                                repair_truncated_tail)
+from coexist_ai.repeats import Repeats
 from coexist_ai.results import BotsFailing, Standings
-from coexist_ai.paths import StrPath
-from coexist_ai.schedule import Entrant, GameSpec, Schedule
-
-Echo = Callable[[str], object]    # where messages go (print, click.echo)
+from coexist_ai.schedule import Schedule
 
 
 class Tournament:
     """Everything that defines a tournament's games."""
 
-    def __init__(self, name: str, entrants: Iterable[Entrant], players: int, mode: str,
-                 rounds: int, seed: int, cards: str = "default",
-                 anchor: str | None = None) -> None:
+    def __init__(self, name, entrants, players, mode, rounds, seed, cards="default",
+                 anchor=None):
         self.name, self.entrants, self.players = name, list(entrants), players
         self.mode, self.rounds, self.seed = mode, rounds, seed
         self.cards_spec = cards
@@ -41,20 +34,20 @@ class Tournament:
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property
-    def run_id(self) -> str:
+    def run_id(self):
         """Identifies the games (not how many): more rounds extend a run."""
         ident = {"name": self.name, "mode": self.mode, "players": self.players,
                  "seed": self.seed, "card_set": self.card_set.sha256,
                  "entrants": [[e.name, e.spec] for e in self.entrants]}
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
-    def meta(self, game: GameSpec) -> dict[str, Any]:
+    def meta(self, game):
         return {"run": self.run_id, "tournament": self.name, "seed": self.seed,
                 "game": game.index,
                 "block": game.block, "round": game.round, "rotation": game.rotation,
                 "entrants": [self.entrants[i].name for i in game.lineup]}
 
-    def record_head(self, index: int) -> dict[str, Any]:
+    def record_head(self, index):
         """What the record of the game at `index` says of its place in the
         schedule and of who played it."""
         game = self.schedule.game(index)
@@ -63,8 +56,7 @@ class Tournament:
         return dict(self.meta(game), players=self.players, bots=bots)
 
 
-def _play_one(cards_spec: str, players: int, game: GameSpec, specs: Sequence[str],
-              meta: dict[str, Any], sha256: str | None = None) -> Record:
+def _play_one(cards_spec, players, game, specs, meta, sha256=None):
     """Worker: play one scheduled game (in whatever process). `sha256`: the
     card set the run started with; a file edited since is refused, rather
     than its games recorded as if they were the run's."""
@@ -73,7 +65,7 @@ def _play_one(cards_spec: str, players: int, game: GameSpec, specs: Sequence[str
         raise CardSetError(cards_spec, f"changed during the run (sha256 "
                            f"{card_set.sha256[:12]}..., the run's {sha256[:12]}...): the "
                            "records written are intact; restore the file to resume")
-    bots: list[Player] = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
+    bots = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
     try:
         return play_game(card_set, players, game.deal_seed, bots, specs,
                          list(game.bot_seeds), meta)
@@ -82,7 +74,7 @@ def _play_one(cards_spec: str, players: int, game: GameSpec, specs: Sequence[str
             _close(bot)
 
 
-def _make_bot(spec: str, seed: int) -> Player:
+def _make_bot(spec, seed):
     """The bot of a seat; one that cannot be made (its spec was checked,
     but making it can still fail: memory, a preset file gone) forfeits."""
     try:
@@ -91,7 +83,7 @@ def _make_bot(spec: str, seed: int) -> Player:
         return UnstartableBot(spec, error)
 
 
-def _close(bot: Player) -> None:
+def _close(bot):
     """The game is decided and its record made: a bot failing to close
     must not lose it."""
     try:
@@ -100,21 +92,25 @@ def _close(bot: Player) -> None:
         pass
 
 
-def load_existing(path: StrPath | None, tournament: Tournament,
-                  warn: Echo) -> tuple[list[Record], int]:
-    """Records already in `path` for this tournament, each game once
-    (repairing a cut-off last line); refuses records of another
-    tournament, another card set, or that its schedule does not hold."""
+def load_existing(path, tournament, standings, warn):
+    """Count the records already in `path` for this tournament into
+    `standings`, one line at a time, each game once (repairing a cut-off
+    last line); refuses records of another tournament, another card set,
+    or that its schedule does not hold. Returns the games done (a GameSet)
+    and the bytes repaired."""
+    repeats = Repeats()
     if not path or not os.path.exists(path):
-        return [], 0
-    numbered = numbered_records(path)   # checked before anything is cut off
-    for line, record in numbered:
+        return repeats.seen[tournament.run_id], 0
+    for line, record in numbered_records(path):   # all checked before anything is cut off
         _check_belongs(path, line, record, tournament)
+        if not repeats.is_repeat(path, line, record):
+            standings.add(record)
     repaired = repair_truncated_tail(path)
-    return without_repeats(((path, line, r) for line, r in numbered), warn), repaired
+    repeats.report([path], warn)
+    return repeats.seen[tournament.run_id], repaired
 
 
-def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournament) -> None:
+def _check_belongs(path, line, record, tournament):
     where = f"{path}:{line}: game {record['game']}"
     if record["card_set"]["sha256"] != tournament.card_set.sha256:
         raise RecordsError(f"{where} was played with card set {record['card_set']!r}, "
@@ -129,10 +125,8 @@ def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournam
                                f"schedule's {value!r}; use another --out file")
 
 
-def run(tournament: Tournament, out: StrPath | None = None, jobs: int | None = None,
-        progress: bool = True, stop_rule: Callable[[Standings], bool] | None = None,
-        echo: Echo = print, backend: str = "local", address: str | None = None,
-        stop_failing: bool = True) -> Standings:
+def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
+        backend="local", address=None, stop_failing=True):
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
@@ -147,20 +141,18 @@ def run(tournament: Tournament, out: StrPath | None = None, jobs: int | None = N
             writer.close()
 
 
-def _run(tournament: Tournament, out: StrPath | None, writer: RecordWriter | None, jobs: int,
-         progress: bool, stop_rule: Callable[[Standings], bool] | None, echo: Echo,
-         backend: str, address: str | None, stop_failing: bool) -> Standings:
-    records, repaired = load_existing(out, tournament, echo)
+def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
+         stop_failing):
+    standings = Standings(tournament)
+    done, repaired = load_existing(out, tournament, standings, echo)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
-    done = {r["game"] for r in records}
-    standings = Standings(tournament, records)
     schedule = tournament.schedule
     todo = schedule.games(skip=done)    # lazy: made as the workers need them
-    if records:
+    if done:
         left = len(schedule) - sum(1 for index in done if index < len(schedule))
-        echo(f"{out}: {len(records)} games already played, {left} to go")
+        echo(f"{out}: {len(done)} games already played, {left} to go")
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)
@@ -185,10 +177,9 @@ def _run(tournament: Tournament, out: StrPath | None, writer: RecordWriter | Non
     return standings
 
 
-def _execute(tournament: Tournament, games: Iterable[GameSpec], jobs: int,
-             backend: str = "local", address: str | None = None) -> Iterator[Record]:
+def _execute(tournament, games, jobs, backend="local", address=None):
     """Records of `games`, as they finish."""
-    def args(game: GameSpec) -> tuple[Any, ...]:
+    def args(game):
         specs = [tournament.entrants[i].spec for i in game.lineup]
         return (tournament.cards_spec, tournament.players, game, specs,
                 tournament.meta(game), tournament.card_set.sha256)

@@ -14,6 +14,10 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
+from coexist_ai import merged
+from coexist_ai.export import pgn
+from coexist_ai.paths import write_replacing
+from coexist_ai.records import RecordsError
 from cli_process import ROOT, assert_clear_error, assert_ok, cli
 
 RESULTS = ROOT / "tournaments" / "results"
@@ -111,3 +115,22 @@ def test_export_refuses_what_it_cannot_do(tmp_path):
                        "no file")
     assert_clear_error(cli("tournament", "export", RESULTS / "four.jsonl", "--format", "pgn",
                            "--out", tmp_path / "no" / "dir.pgn"), "cannot write")
+
+
+def test_a_file_changed_while_exported_is_an_error_and_the_old_export_stays(tmp_path):
+    """An export reads its games again, one at a time, from their lines (no
+    record is kept): a line that holds another game by then is refused,
+    and the file at --out is replaced only by a whole export."""
+    source = tmp_path / "duel.jsonl"
+    source.write_bytes((RESULTS / "duel-100k-random.jsonl").read_bytes())
+    standings, order = merged.load([str(source)], ordered=True)
+    text = source.read_bytes()
+    at = text.index(b'"times":[') + len(b'"times":[')
+    digit = b"2" if text[at:at + 1] == b"1" else b"1"
+    source.write_bytes(text[:at] + digit + text[at + 1:])     # one move time, same length
+    out = tmp_path / "old.pgn"
+    out.write_text("the old export\n")
+    with pytest.raises(RecordsError, match="changed while it was read"):
+        write_replacing(str(out), pgn(standings, order))
+    assert out.read_text() == "the old export\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["duel.jsonl", "old.pgn"]

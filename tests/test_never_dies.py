@@ -87,7 +87,7 @@ def test_a_tournament_goes_on_past_bots_that_raise(tmp_path, monkeypatch):
     standings = quiet_run(t, out)
     records = read_records(str(out))
     assert sorted(r["game"] for r in records) == list(range(len(t.schedule)))
-    assert len(standings.records) == len(t.schedule)
+    assert standings.recorded == len(t.schedule)
     forfeited = [r for r in records if r["end"] == "forfeit"]
     assert 0 < len(forfeited) < len(records)
     for r in forfeited:

@@ -182,6 +182,27 @@ def test_two_entrants_of_one_spec_in_a_run_stay_two_bots():
     assert sorted(r.name for r in table.rows) == ["random#1", "random#2"]
 
 
+def test_a_spec_named_twice_late_in_a_file_is_two_bots_whatever_the_order(tmp_path):
+    """No record is kept, so a run whose spec shows a second entrant name
+    only after games of the first were counted (random#2 first met here in
+    the last line) is read again with every name declared: the same table
+    as the file in schedule order."""
+    out = tmp_path / "t.jsonl"
+    assert_ok(cli("tournament", "run", "--bots", "random,random,greedy", "--rounds", 3,
+                  "--seed", 4, "--jobs", 1, "--quiet", "--out", out))
+    lines = out.read_text().splitlines(keepends=True)
+    both = [line for line in lines if '"entrants":["random#1","random#2"]' in line]
+    alone = [line for line in lines if "random#2" not in line]
+    late = tmp_path / "late.jsonl"
+    late.write_text("".join(alone + [line for line in lines if line not in alone]))
+    assert both and late.read_text().index(both[0]) > late.read_text().index(alone[-1])
+    first, again = cli("tournament", "ratings", out), cli("tournament", "ratings", late)
+    assert_ok(first)
+    assert_ok(again)
+    assert set(table_rows(again.stdout)) == {"random#1", "random#2", "greedy"}
+    assert again.stdout == first.stdout
+
+
 def test_an_external_bots_protocol_name_is_shown():
     records = duel_records("cmd:python3 mine.py", "greedy", [2, 1, 1])
     for r in records:

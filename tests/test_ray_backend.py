@@ -52,7 +52,7 @@ def test_ray_backend_plays_the_same_games_as_local(ray_head, tmp_path):
     run(small_tournament(), str(local), jobs=1, progress=False)
     standings = run(small_tournament(), str(remote), progress=False,
                     backend="ray", address=ray_head)
-    assert len(standings.records) == 6
+    assert standings.recorded == 6
     assert without_times(remote) == without_times(local)
 
 

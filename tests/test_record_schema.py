@@ -9,12 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coexist_ai import export, ratings, tables
+from coexist_ai import export, merged, ratings, tables
 from coexist_ai.cards import default_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.play import gamefile
 from coexist_ai.records import RecordsError, read_records
-from coexist_ai.results import Standings
 from cli_process import assert_clear_error, assert_ok, cli
 
 CS = default_card_set()
@@ -165,9 +164,9 @@ def test_property_any_edit_loads_or_is_a_records_error(tmp_path, duel_file, data
     # what loads is safe for every reader: the tables and the replay
     # either work or refuse with a CoexistError
     try:
-        standings = Standings(None, records)
+        standings, order = merged.load([str(path)], ordered=True, warn=lambda _: None)
         tables.rating_text(ratings.compute(standings, samples=3), standings)
-        export.pgn(standings), export.csv_text(standings)
+        "".join(export.pgn(standings, order)), "".join(export.csv_chunks(standings, order))
         for r in records:
             gamefile.seat_names(r), gamefile.human_seats(r)
             gamefile.replay_states(copy.deepcopy(r), CS)

@@ -17,6 +17,7 @@ from coexist_ai.bots import make_bot
 from coexist_ai.cards import CardSetError, default_card_set
 from coexist_ai.match import BotFailure, play_game
 from coexist_ai.records import RecordsError, RecordWriter, read_records
+from coexist_ai.repeats import GameSet
 from coexist_ai.schedule import Entrant, derive_seed
 from coexist_ai.tournament import Tournament, run
 from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
@@ -296,6 +297,19 @@ def test_a_repeated_game_is_reported_and_counted_once(tmp_path):
         assert "4 games (2 players) over 2 deals;" in proc.stdout
         assert "8 games" not in proc.stdout
     assert "4 games already played, 0 to go" in cli(*duel_args(out, "--seed", 6)).stdout
+
+
+def test_the_games_seen_are_a_bit_each_and_every_one_is_kept():
+    """A resume remembers the games done as bits (a set of a million ints
+    took 60 MB): each index is in once, whatever its size."""
+    seen = GameSet()
+    indices = [0, 7, 8, 9, 1000, 999_999, GameSet.DENSE - 1, GameSet.DENSE, 2**62]
+    assert all(seen.add(i) for i in indices)
+    assert not any(seen.add(i) for i in indices)
+    assert list(seen) == indices and len(seen) == len(indices)
+    assert all(i in seen for i in indices)
+    assert not any(i in seen for i in (1, 6, 10, 998, 10**6, GameSet.DENSE + 1, 2**61))
+    assert len(seen._bits) <= GameSet.DENSE // 8     # the far ones are no bits
 
 
 def test_a_record_the_schedule_does_not_hold_is_refused_untouched(tmp_path):

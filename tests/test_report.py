@@ -5,9 +5,7 @@ from html.parser import HTMLParser
 import matplotlib.image
 import pytest
 
-from coexist_ai import ratings, report
-from coexist_ai.records import read_records
-from coexist_ai.results import Standings
+from coexist_ai import merged, ratings, report
 from cli_process import ROOT, assert_clear_error, assert_ok, cli
 
 RESULTS = ROOT / "tournaments" / "results"
@@ -55,9 +53,9 @@ def labels(fig):
 
 
 def test_every_figure_shows_the_bots():
-    standings = Standings(None, read_records(RESULTS / "ladder.jsonl"))
+    standings, order = merged.load([RESULTS / "ladder.jsonl"], ordered=True)
     table = ratings.compute(standings, "greedy")
-    figures = report.figures(table, standings, "greedy")
+    figures = report.figures(table, standings, order, "greedy")
     assert set(figures) == {"elo", "scores", "progression", "seats"}
     for name in ("elo", "scores", "progression"):
         assert BOTS <= labels(figures[name]), name

@@ -146,14 +146,14 @@ def test_more_rounds_extend_a_run_and_play_only_the_new_games(played, tmp_path):
     assert out.read_bytes().startswith(first)
     assert any("6 games already played, 6 to go" in m for m in messages)
     assert strip(read_records(str(out))) == strip(records)
-    assert len(standings.records) == 12
+    assert standings.recorded == 12
 
 
 def test_a_stop_rule_ends_the_run_early(tmp_path):
     out = tmp_path / "stop.jsonl"
     t = Tournament("stop", MIXED[:2], 2, "round-robin", 10, 1)
-    standings = quiet_run(t, out, stop_rule=lambda s: len(s.records) >= 3)
-    assert len(standings.records) == 3
+    standings = quiet_run(t, out, stop_rule=lambda s: s.recorded >= 3)
+    assert standings.recorded == 3
     assert len(read_records(str(out))) == 3
 
 
@@ -204,7 +204,7 @@ def peak_bytes_to_start(rounds, tmp_path):
     tracemalloc.start()
     try:
         run(t, str(tmp_path / f"big{rounds}.jsonl"), jobs=1, progress=False,
-            echo=lambda _: None, stop_rule=lambda s: len(s.records) >= 2)
+            echo=lambda _: None, stop_rule=lambda s: s.recorded >= 2)
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
