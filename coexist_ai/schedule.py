@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 Lineup = tuple[int, ...]     # entrant index per seat
+
+
+class Indices(Protocol):
+    """Game indices to leave out: a set, a repeats.GameSet."""
+    def __contains__(self, index: int, /) -> bool: ...
 
 
 def derive_seed(*parts: object) -> int:
@@ -103,7 +109,7 @@ class Schedule:
         return GameSpec(index, rnd * len(self.tables) + table, rnd, table, rotation,
                         lineup, derive_seed(self.seed, "deal", rnd), seeds)
 
-    def games(self, skip: Collection[int] = frozenset()) -> Iterator[GameSpec]:
+    def games(self, skip: Indices = frozenset()) -> Iterator[GameSpec]:
         """Every game in order, made as it is asked for; those whose index
         is in `skip` (games already played) left out."""
         return (self.game(index) for index in range(len(self)) if index not in skip)
