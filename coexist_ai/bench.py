@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import CardSet, default_card_set
+from coexist_ai.errors import MissingDependencyError
 
 # (faunas, first player, deck order) of a game
 Deal = tuple[list[str], int, list[int]]
@@ -262,4 +263,79 @@ def run_search_bench(card_set: CardSet | None = None, iterations: int = 20000,
         figures.append(Figure(f"time budget {budget} s: worst overshoot of 5",
                               worst * 1000, "ms",
                               f"limit {budget * 50 + 5:.0f} ms (5% + 5 ms)"))
+    return figures
+
+
+# ---- OpenSpiel's MCTS through the adapter ---------------------------------
+
+OPENSPIEL_GAMES = (("C engine", "coexist"), ("reference", "coexist_reference"))
+
+
+def _openspiel():
+    try:
+        import pyspiel
+        import coexist_ai.openspiel  # noqa: F401  (registers the games)
+        from open_spiel.python.algorithms import mcts
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"bench --openspiel needs OpenSpiel ({error}); install it with "
+            f"pip install 'coexist-ai[openspiel]'") from None
+    return pyspiel, mcts
+
+
+def openspiel_history(game, moves, seed):
+    """`moves` seeded random actions from the start (chance included)."""
+    import numpy as np
+    rng, state = np.random.RandomState(seed), game.new_initial_state()
+    for _ in range(moves):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return state.history()
+
+
+def mcts_rate(mcts, game, state, simulations, seed, repeats):
+    """OpenSpiel's MCTSBot (random rollouts to the end): simulations per
+    CPU-second (the search is one Python thread: CPU time is what a busy
+    shared machine does not distort), best of `repeats`, and the move it
+    chose (the same seeds make the same search on two implementations of
+    the same rules)."""
+    import numpy as np
+    best, move = 0.0, None
+    for _ in range(repeats):
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        bot = mcts.MCTSBot(game, 2.0, simulations, evaluator,
+                           random_state=np.random.RandomState(seed + 1))
+        start = time.process_time()
+        root = bot.mcts_search(state)
+        best = max(best, simulations / max(time.process_time() - start, 1e-9))
+        move = root.best_child().action
+    return best, move
+
+
+def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3):
+    """MCTS simulations per second through `coexist_ai.openspiel`, over the
+    C engine and over the pure-Python reference, from the same position."""
+    pyspiel, mcts = _openspiel()
+    figures = []
+    for players in (2, 4):
+        params = {"players": players, "seed": seed, "card_set": cards_spec}
+        games = {name: pyspiel.load_game(short, params) for name, short in OPENSPIEL_GAMES}
+        history = openspiel_history(games["C engine"], 40 * players, seed)
+        rates, moves = {}, {}
+        for name, game in games.items():
+            state = game.new_initial_state()
+            for action in history:
+                state.apply_action(action)
+            rates[name], moves[name] = mcts_rate(mcts, game, state, simulations,
+                                                 seed, repeats)
+            figures.append(Figure(f"OpenSpiel MCTS, {players} players, {name}",
+                                  rates[name], "simulations/CPU-s",
+                                  f"{simulations} simulations, rollouts to the end, "
+                                  f"after {len(history)} actions"))
+        same = "same move" if moves["C engine"] == moves["reference"] else "different moves"
+        figures.append(Figure(f"OpenSpiel MCTS, {players} players, C engine / reference",
+                              rates["C engine"] / rates["reference"], "x", same))
     return figures

@@ -35,14 +35,22 @@ def main() -> None:
 @click.option("--python", "python", is_flag=True,
               help="Measure random playouts of the C engine against the pure-Python "
                    "reference rules instead.")
+@click.option("--openspiel", "openspiel", is_flag=True,
+              help="Measure OpenSpiel's MCTS through coexist_ai.openspiel, over the "
+                   "C engine and over the pure-Python reference (needs [openspiel]).")
+@click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
+              help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games: int | None, seed: int, search: bool, python: bool, cards_spec: str) -> None:
+def bench(games: int | None, seed: int, search: bool, python: bool, openspiel: bool,
+          simulations: int, cards_spec: str) -> None:
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
-    from coexist_ai.bench import (format_figures, run_bench, run_python_bench,
-                                  run_search_bench)
+    from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
+                                  run_python_bench, run_search_bench)
     card_set = _card_set(cards_spec)
     if search:
         figures = run_search_bench(card_set)
+    elif openspiel:
+        figures = run_openspiel_bench(cards_spec, simulations, seed)
     elif python:
         figures = run_python_bench(card_set, games or 200, seed)
     else:

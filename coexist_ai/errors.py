@@ -29,3 +29,7 @@ class SetupError(CoexistError):
 
 class StateFormatError(CoexistError):
     """A state or observation JSON document that cannot be loaded."""
+
+
+class MissingDependencyError(CoexistError):
+    """A command needs an optional extra that is not installed."""

@@ -4,6 +4,8 @@ shared and noisy); the benchmarks are checked for what a bug would break:
 every figure present, finite and positive, and quantities that do not
 depend on the machine (struct size, bytes per node) in their range."""
 import math
+import os
+import re
 
 from coexist_ai import _engine, _search
 from coexist_ai.bench import default_searcher, run_bench, run_search_bench
@@ -57,3 +59,32 @@ def test_bench_python_times_the_c_engine_against_the_reference():
                                   (line.split()[-4], line.split()[-2].lstrip("(")))
             assert games_s > 0 and 150 < actions_s / games_s < 1500, line
         assert f"C / reference, Python loops, {players} players" in rows
+
+
+def test_bench_openspiel_runs_the_same_search_over_the_engine_and_the_reference():
+    from cli_process import assert_ok, cli
+    proc = cli("bench", "--openspiel", "--simulations", "4")
+    assert_ok(proc)
+    rows = {line.split("  ")[0]: line for line in proc.stdout.splitlines()}
+    for players in (2, 4):
+        for name in ("C engine", "reference"):
+            line = rows[f"OpenSpiel MCTS, {players} players, {name}"]
+            rate = re.search(r" ([\d,.]+) simulations/CPU-s", line).group(1)
+            assert float(rate.replace(",", "")) > 0, line
+        # the same seeds make the same tree on two implementations of the
+        # same rules: a different move would mean they disagree
+        assert "(same move)" in rows[f"OpenSpiel MCTS, {players} players, C engine / reference"]
+
+
+def test_bench_openspiel_without_openspiel_says_what_to_install(tmp_path):
+    import subprocess
+    from cli_process import ROOT, cli_argv, package_env
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('no pyspiel here')\n")
+    env = package_env()
+    env["PYTHONPATH"] += os.pathsep + str(tmp_path)     # shadows the real one
+    proc = subprocess.run(cli_argv("bench", "--openspiel"), cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "error: bench --openspiel needs OpenSpiel (no pyspiel here); install it "
+        "with pip install 'coexist-ai[openspiel]'"]

@@ -54,6 +54,18 @@ def test_render_never_names_a_card_of_the_draw_pile():
     assert f"draw pile {len(hidden)} cards" in text
 
 
+def test_render_a_chance_node_names_no_seat_to_play():
+    # explicit chance: while the Mission is dealt nobody decides anything
+    state = _engine.State.new(CS, players=2, seed=4, explicit_chance=True)
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    assert state.is_chance_node()
+    text = render_position(state.observation(0), style=PLAIN)
+    assert text.endswith("Chance: a card of the draw pile (37 left) is revealed "
+                         "onto the Mission")
+    assert "to play" not in text
+
+
 def test_render_shows_the_public_position():
     state = midgame()
     obs = state.observation(0)

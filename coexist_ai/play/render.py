@@ -230,6 +230,9 @@ def _decision(v, names, you, style):
     obs, turn = v.obs, v.turn
     if obs.is_over():
         return [style.bold("The game is over.")]
+    if obs.is_chance_node():   # explicit chance: no seat decides a reveal
+        return [f"Chance: a card of the draw pile ({obs.draw_pile_size()} left) "
+                f"is revealed onto the Mission"]
     phase = obs.phase
     seat = obs.current_player
     mover = v.seats[seat]
