@@ -35,6 +35,11 @@ _SHAPES: dict[int, tuple[str, str]] = {
 }
 WORDS = sorted({word for word, _ in _SHAPES.values()})
 
+
+def kind_word(kind):
+    """The notation word of an action kind (`ActionKind.ASSIGN` -> 'assign')."""
+    return _SHAPES[kind][0]
+
 # A move is ASCII words (letters, digits, '-') separated by spaces or tabs,
 # with any spaces or tabs around it: nothing else, so that look-alikes
 # (a no-break space, U+3000, the long s that str.upper() turns into S) can

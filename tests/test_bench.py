@@ -81,7 +81,8 @@ def test_bench_openspiel_without_openspiel_says_what_to_install(tmp_path):
     from cli_process import ROOT, cli_argv, package_env
     (tmp_path / "pyspiel.py").write_text("raise ImportError('no pyspiel here')\n")
     env = package_env()
-    env["PYTHONPATH"] += os.pathsep + str(tmp_path)     # shadows the real one
+    # first on the path, so it shadows a pyspiel installed beside the package
+    env["PYTHONPATH"] = str(tmp_path) + os.pathsep + env["PYTHONPATH"]
     proc = subprocess.run(cli_argv("bench", "--openspiel"), cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and proc.stdout == ""

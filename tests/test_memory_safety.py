@@ -17,6 +17,7 @@ from coexist_ai import _engine, _search
 from coexist_ai.cards import CardSet, default_card_set, dumps_card_set, loads_card_set
 from coexist_ai.errors import StateFormatError
 from coexist_ai.notation import COLOURS, make_action
+from cli_process import PYTHON, package_env
 from positions import CS, position, position_dict
 
 MARTEN = "forest-pine-marten"       # house_one
@@ -185,7 +186,7 @@ def test_python_entry_points_raise_instead_of_crashing():
                 out[name] = type(e).__name__
         print(json.dumps(out))
     """)
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(CRASHERS)],
+    done = subprocess.run([*PYTHON, "-c", script, json.dumps(CRASHERS)], env=package_env(),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     raised = json.loads(done.stdout)

@@ -19,7 +19,7 @@ from coexist_ai.records import read_records
 from coexist_ai.results import BotsFailing
 from coexist_ai.schedule import Entrant
 from coexist_ai.tournament import Tournament, run
-from cli_process import (ROOT, assert_clear_error, cli, killed_at_exit, package_env,
+from cli_process import (PYTHON, ROOT, assert_clear_error, cli, killed_at_exit, package_env,
                          wait_for_records)
 
 CS = default_card_set()
@@ -210,7 +210,7 @@ def test_sigkill_of_a_run_ends_its_workers_and_the_resource_tracker(tmp_path):
 # it, as the pool passes it: the parent may be gone before the child runs)
 WATCHED = """
 import os, subprocess, sys, time
-child = subprocess.Popen([sys.executable, "-c", '''
+child = subprocess.Popen([sys.executable, "-P", "-c", '''
 import sys, threading, time
 from coexist_ai.backends import _watch_parent
 threading.Thread(target=_watch_parent, args=(int(sys.argv[1]),), daemon=True).start()
@@ -225,7 +225,7 @@ time.sleep(120)
 def test_without_the_kernel_signal_the_watchdog_ends_an_orphan():
     """Where PR_SET_PDEATHSIG is not there (not Linux), the watchdog thread
     alone ends a worker whose parent died."""
-    parent = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE,
+    parent = subprocess.Popen([*PYTHON, "-c", WATCHED], stdout=subprocess.PIPE,
                               text=True, env=package_env())
     try:
         child = int(parent.stdout.readline())

@@ -22,7 +22,10 @@ from cli_process import PYTHON, package_env
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLI = "from coexist_ai.cli import run; run()"
 PROMPT = re.compile(r"seat (\d) \(you\), (\w+) \((?:1-)?(\d+), help\) > ")
-MOVE_LINE = re.compile(r"^ +(\d+)\. (\S+(?: \S+)*)", re.M)
+# a numbered move of the listing, in columns ("12. house gazelle") or grouped
+# by what moves share ("assign C: [4] zebra [5] owl | end ...")
+MOVE_ITEM = re.compile(r"(?<!\S)(\d+)\. (\S+(?: \S+)*)")
+GROUPED = re.compile(r"(\[\d+\] \S+|\S+(?: (?!\[)\S+)*?:(?= )|\|)")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 GAME_END = re.compile(r"You win!|You finish \w+ of \d|A shared first place!")
 
@@ -30,7 +33,7 @@ GAME_END = re.compile(r"You win!|You finish \w+ of \d|A shared first place!")
 class Program:
     """The CLI running on the slave side of a pty; we hold the master."""
 
-    def __init__(self, args, cwd, colour=False, env=None, cols=200):
+    def __init__(self, args, cwd, colour=False, env=None, cols=200, rows=60):
         environ = package_env(TERM="xterm", COLUMNS=str(cols))
         environ.pop("NO_COLOR", None)
         if not colour:
@@ -43,7 +46,8 @@ class Program:
                 os.execve(sys.executable, [*PYTHON, "-c", CLI, *args], environ)
             finally:
                 os._exit(127)
-        _set_size(self.fd, 60, cols)
+        _set_size(self.fd, rows, cols)
+        self.raw = ""           # all output so far, as the terminal got it
         self.text = ""          # all output so far, line ends as "\n"
         self.held = ""          # a "\r" that may start a "\r\n"
         self.pos = 0            # where the next expect starts looking
@@ -58,6 +62,7 @@ class Program:
             data = os.read(self.fd, 65536)
         except OSError:         # EIO: the child closed the pty
             data = b""
+        self.raw += data.decode("utf-8", "replace")
         chunk = self.held + data.decode("utf-8", "replace")
         self.held = "\r" if data and chunk.endswith("\r") else ""
         self.text += (chunk[:-1] if self.held else chunk).replace("\r\n", "\n")
@@ -138,18 +143,46 @@ def spawn(tmp_path):
         program.close()
 
 
-def decision(program, timeout=20):
+def decision(program, timeout=20, start=None):
     """Wait for the person's next prompt or for the game's end: (moves listed,
-    prompt match), or (None, end match)."""
-    start = program.pos
+    prompt match), or (None, end match). The screen is read from `start`
+    (default: the end of the last match)."""
+    start = program.pos if start is None else start
     found = program.expect(re.compile(PROMPT.pattern + "|" + GAME_END.pattern), timeout)
     if found.group(1) is None:
         return None, found
     screen = program.text[start:found.start()]
-    listing = screen[screen.rfind("to play:"):]
-    moves = [m.group(2) for m in MOVE_LINE.finditer(listing)]
-    assert len(moves) == int(found.group(3)), f"listed {moves} for {found.group(0)!r}"
-    return moves, found
+    listing = screen[screen.rfind("to play:"):].split("\n", 1)[1]
+    moves = listed_moves(listing)
+    assert sorted(moves) == list(range(1, int(found.group(3)) + 1)), (listing, found.group(0))
+    return [full_move(moves[n]) for n in sorted(moves)], found
+
+
+def listed_moves(listing):
+    """{number: move as shown} from the screen's move listing."""
+    moves = {}
+    for line in listing.splitlines():
+        if "[" in line:
+            head = ""
+            for word in GROUPED.findall(line):
+                if word == "|":
+                    head = ""
+                elif word.endswith(":"):
+                    head = word[:-1] + " "
+                else:
+                    number, tail = word[1:].split("] ")
+                    moves[int(number)] = head + tail
+        else:
+            moves.update((int(m.group(1)), m.group(2)) for m in MOVE_ITEM.finditer(line))
+    return moves
+
+
+def full_move(shown):
+    """A move as listed (cards by the tail of their id) in full notation."""
+    from coexist_ai.cards import default_card_set
+    from coexist_ai.explain import short_ids
+    full = {short: card_id for card_id, short in short_ids(default_card_set()).items()}
+    return " ".join(full.get(word, word) for word in shown.split())
 
 
 def load(path):
@@ -297,7 +330,7 @@ def test_a_narrow_terminal_gets_lines_folded_to_its_width(spawn, tmp_path):
     program.send("\x04")
     program.expect("end of input: the game is saved to")
     lines = program.text.splitlines()
-    assert any("Conservation Center" in line for line in lines)
+    assert any("capture limit" in line for line in lines)
     # the prompt line also holds what the person typed: the terminal wraps that
     too_long = [line for line in lines if len(line) > 50 and len(line.split()) > 1
                 and not PROMPT.search(line)]
@@ -340,12 +373,14 @@ def test_undo_goes_back_to_the_previous_decision(spawn, tmp_path):
 
     program = spawn("play", "--resume", save)
     decision(program)
+    start = program.pos
     program.line("undo")
-    program.expect("Undone: " + re.escape(record["moves"][mine[-1]][1]))
-    moves_after_undo, _ = decision(program)
+    moves_after_undo, found = decision(program, start=start)
+    assert "Undone: " + record["moves"][mine[-1]][1] in program.text[start:found.start()]
+    start = program.pos
     program.line("undo")
-    program.expect("Undone: ")
-    decision(program)
+    _, found = decision(program, start=start)
+    assert "Undone: " in program.text[start:found.start()]
     program.line("quit")
     assert program.wait() == 0
     (after,) = load(save)
@@ -373,7 +408,7 @@ def test_hint_names_a_legal_move_with_its_value(spawn, tmp_path):
     program.line("hint")
     program.expect("hint: only one legal move: " + re.escape(moves[0]))
     program.line("help")
-    program.expect("undo   take back your previous decision")
+    program.expect(r"undo +take back your previous decision")
     program.line("quit")
     assert program.wait() == 0
 
@@ -397,7 +432,8 @@ def test_quit_then_resume_continues_the_same_position(spawn, tmp_path):
     program.expect("continuing a saved game")
     start = program.pos
     moves2, found2 = decision(program)
-    board = lambda s: s[s.index("Coexist - card set"):]
+    board = lambda s: [line for line in s[s.index("Coexist, 3 players | Round"):].splitlines()
+                       if not line.startswith("You are seat 0")]    # the first screen's note
     assert board(program.text[start:found2.end()]) == board(screen)
     program.line("1")
     play_out(program, lambda m: "1")
@@ -532,3 +568,97 @@ def test_a_searching_bot_shows_that_it_thinks(spawn, tmp_path):
     for move in bot_moves:
         assert f"seat 0 (ismcts:time=0.3): {move}\n" in program.text
     assert "\x1b" not in program.text      # NO_COLOR: no control codes at all
+
+
+# -- line editing, refusals that explain, the tie-break ----------------------------------
+
+UP = "\x1b[A"
+
+
+def test_history_and_line_editing_at_the_prompt(spawn, tmp_path):
+    """readline at the prompt: the up arrow brings the previous line back
+    (here a refused one, refused again), it can be edited (backspaces, new
+    text), and Tab completes a move's word."""
+    save = tmp_path / "rl.jsonl"
+    program = spawn("play", "--vs", "greedy", "--seed", 3, "--save", save)
+    moves, found = decision(program)
+    assert {m.split()[0] for m in moves} & {"house", "hint"} == {"house"}
+    program.send("hou\t")                        # Tab completes the word
+    program.expect(r"house $")
+    program.send("\x15")                          # Ctrl-U: clear the line
+    program.line("xyzzy")
+    program.expect("'xyzzy' is not a legal move or a command")
+    program.expect(re.escape(found.group(0)))
+    program.send(UP + "\r")                      # the same line again
+    program.expect("'xyzzy' is not a legal move or a command")
+    program.expect(re.escape(found.group(0)))
+    program.send(UP + "\x7f" * 5 + "1\r")        # recalled, erased, replaced
+    decision(program)
+    program.send("\x04")                          # end of input
+    program.expect("end of input: the game is saved to")
+    assert program.wait() == 0
+    (record,) = load(save)
+    assert record["moves"][0] == [0, moves[0]]
+
+
+def test_refusals_say_why_and_what_was_meant(spawn, tmp_path):
+    """At a real prompt: a move that is not legal gets its reason, a near
+    miss the move it resembles, with its number."""
+    program = spawn("play", "--vs", "greedy", "--seed", 3, "--save", tmp_path / "r.jsonl")
+    moves, found = decision(program)
+    program.line("recruit S")
+    program.expect(re.escape("'recruit S' is not a legal move now: S (Survival) is no "
+                             "caretaker: recruit C, F, P or H"))
+    program.expect(re.escape(found.group(0)))
+    house = next(m for m in moves if m.startswith("house "))
+    tail = house.split("-")[-1]
+    typo = "hous " + tail[:-2] + tail[-1] + tail[-2]          # two letters swapped
+    program.line(typo)
+    program.expect(re.escape(f"did you mean {moves.index(house) + 1}. {house}?"))
+    program.expect(re.escape(found.group(0)))
+    program.line("center")
+    program.expect(re.escape("'center' is not a legal move now: on a first turn only "
+                             "Mission is open"))
+    program.line("quit")
+    assert program.wait() == 0
+
+
+def _tied_game():
+    """A 2-player random game whose totals tie and whose Survival tokens
+    break the tie against seat 1, which makes the last move: (deal seed,
+    moves in notation, totals, tracks)."""
+    from coexist_ai import State
+    for deal in range(1000):
+        st, rng, moves = State.new(players=2, seed=deal), random.Random(deal), []
+        while not st.is_over():
+            action = rng.choice(st.legal_actions())
+            moves.append([st.current_player, st.move_name(action)])
+            st.apply(action)
+        totals, tracks = st.scores(), [s.track for s in st.seats]
+        if totals[0] == totals[1] and tracks[0] < tracks[1] and moves[-1][0] == 1:
+            return deal, moves, totals, tracks
+    raise AssertionError("no tied game in 1000 deals")
+
+
+def test_the_final_table_explains_a_tie(spawn, tmp_path):
+    """A saved game one move from its end, tied on points: the person's last
+    move ends it, and the final table and the verdict say the tie was
+    broken by Survival tokens."""
+    from coexist_ai.cards import default_card_set
+    from coexist_ai.play import gamefile
+    cs = default_card_set()
+    deal, moves, totals, tracks = _tied_game()
+    record, _ = gamefile.new_record(cs, ["random", "human"], [1, None], deal, ["random", "human"])
+    record["moves"], record["times"] = moves[:-1], [0.0] * (len(moves) - 1)
+    gamefile.finish_record(record, gamefile.state_after(record, cs))
+    save = tmp_path / "tie.jsonl"
+    gamefile.save_game(str(save), [], 0, record)
+    program = spawn("play", "--resume", save)
+    decision(program)
+    program.line(moves[-1][1])
+    t = totals[0]
+    program.expect(re.escape(f"tie: {t}-{t}, broken by Survival tokens: {tracks[0]} against "
+                             f"{tracks[1]}, fewer first: seat 0 (random), then seat 1 (you)"))
+    program.expect(re.escape(f"You finish 2nd of 2. ({t}-{t}, broken by Survival tokens: "
+                             f"{tracks[0]} against {tracks[1]}"))
+    assert program.wait() == 0

@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from positions import position
 
 from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
@@ -130,12 +131,27 @@ def test_final_score_follows_the_ranks():
     state = _engine.State.new(CS, players=3, seed=2)
     state.playout_random(4)
     text = render_final(state.observation(0), ["a", "b", "c"], style=PLAIN)
-    rows = text.splitlines()[2:]
+    rows = [r for r in text.splitlines()[2:] if not r.startswith("  tie: ")]
     ranks = state.ranks()
     assert [int(r.split()[0]) for r in rows] == sorted(ranks)
     for seat, parts in enumerate(state.score_breakdown()):
         row = next(r for r in rows if f"seat {seat} " in r)
         assert row.split()[-2] == str(parts.total)
+        assert row.split()[-3] == str(state.seat(seat).track)   # the tie-breaker
+
+
+def test_final_score_says_how_a_tie_was_broken():
+    """Seed 2's random game ends 2nd and 3rd on the same total: the table
+    says which Survival tokens broke it (explain.tie_breaks' sentence)."""
+    from coexist_ai.explain import tie_breaks
+    state = _engine.State.new(CS, players=3, seed=2)
+    state.playout_random(4)
+    totals, tracks = state.scores(), [s.track for s in state.seats]
+    assert len(set(totals)) < len(totals)
+    labels = ["seat 0 (you)", "seat 1 (b)", "seat 2 (c)"]
+    text = render_final(state.observation(0), ["a", "b", "c"], you=0, style=PLAIN)
+    ties = [r[len("  tie: "):] for r in text.splitlines() if r.startswith("  tie: ")]
+    assert ties == tie_breaks(totals, tracks, labels) and ties
 
 
 # -- what the person types --------------------------------------------------------
@@ -174,9 +190,66 @@ def test_interpret_refusals(text, message):
 
 @pytest.mark.parametrize("text, command", [
     ("help", "help"), ("?", "help"), ("HINT", "hint"), ("undo", "undo"),
-    ("quit", "quit"), ("exit", "quit"), ("board", "board")])
+    ("quit", "quit"), ("exit", "quit"), ("board", "board"), ("detail", "detail"),
+    ("moves", "moves")])
 def test_interpret_commands(text, command):
     assert interpret(text, MOVES, CS).command == command
+
+
+def test_a_card_is_named_by_a_word_of_its_name():
+    # Giant Pacific Octopus: 'pacific' is in its name, not its id
+    moves = ["house sea-giant-octopus", "house sea-otter"]
+    assert interpret("house pacific", moves, CS).move == 0
+    assert interpret("house otter", moves, CS).move == 1
+
+
+def _position(**kwargs):
+    return position(**kwargs).observation(0)
+
+
+def test_a_refusal_says_why_the_move_is_not_legal():
+    obs = _position(mission=["forest-k9"], seats=[dict(pool={"C": 15})])
+    answer = interpret("recruit H", obs.legal_moves(), CS, obs)
+    assert answer.kind == "error"
+    assert answer.message == ("'recruit H' is not a legal move now: no free space for an H "
+                              "token: your Conservation Center uses 5 of 5 spaces")
+
+
+def test_a_near_miss_gets_a_did_you_mean():
+    obs = _position(faunas=("savannah", "forest"),
+                    mission=["savannah-thomsons-gazelle", "savannah-plains-zebra"])
+    moves = obs.legal_moves()
+    number = moves.index("house savannah-thomsons-gazelle") + 1
+    answer = interpret("hous gazele", moves, CS, obs)
+    assert answer.kind == "error" and answer.message.endswith(
+        f"did you mean {number}. house savannah-thomsons-gazelle?")
+    # near a move that is not legal: the move, and why not
+    answer = interpret("hous manate", moves, CS, obs)
+    assert "did you mean 'house sea-manatee'? It is not legal now: West Indian Manatee " \
+           "is not on the Mission board" in answer.message
+    assert "did you mean 'hint'?" in interpret("hnit", moves, CS, obs).message
+
+
+def test_apply_at_an_effect_used_by_choosing():
+    """The effect prompt offers `apply`: for house_one it houses the one
+    animal there is, and names the choices when there are more."""
+    one = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-k1"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    moves = one.legal_moves()
+    assert "apply" not in moves
+    assert moves[interpret("apply", moves, CS, one).move] == "house forest-red-fox"
+    two = _position(phase="effect", turn=dict(effect_card="forest-pine-marten"),
+                    mission=["forest-red-fox", "forest-brown-bear"],
+                    seats=[dict(released=["forest-pine-marten"])])
+    answer = interpret("apply", two.legal_moves(), CS, two)
+    assert answer.kind == "error" and "house forest-red-fox" in answer.message \
+        and "house forest-brown-bear" in answer.message
+    # an ordinary effect: apply is a move of its own
+    plain = _position(phase="effect", turn=dict(effect_card="forest-red-fox"),
+                      seats=[dict(released=["forest-red-fox"])])
+    moves = plain.legal_moves()
+    assert moves[interpret("apply", moves, CS, plain).move] == "apply"
 
 
 def test_interpret_empty_and_exact_before_prefix():

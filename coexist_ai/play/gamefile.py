@@ -204,3 +204,20 @@ def seat_names(record):
     if isinstance(names, list) and len(names) == record.get("players"):
         return [str(n) for n in names]
     return [str(b.get("spec", "?")) for b in record.get("bots", [])]
+
+
+def turn_runs(record):
+    """The record's moves as turns: [(seat, [move, ...], seconds)], a run
+    of consecutive moves of one seat each, with the seconds they took
+    (None where the record has no times)."""
+    times = record.get("times") or []
+    runs = []
+    for i, (seat, move) in enumerate(record.get("moves", [])):
+        took = times[i] if i < len(times) else None
+        if runs and runs[-1][0] == seat:
+            last = runs[-1]
+            total = None if last[2] is None or took is None else last[2] + took
+            runs[-1] = (seat, last[1] + [move], total)
+        else:
+            runs.append((seat, [move], took))
+    return runs

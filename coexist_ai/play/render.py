@@ -9,6 +9,7 @@ Reputation track (capture limit, points it still gives), the supply, each
 seat's score so far and specialty, the decision in front of the seat to move.
 """
 from coexist_ai import _engine
+from coexist_ai.explain import effect_text, tie_breaks
 from coexist_ai.play.style import Style
 from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 
@@ -25,36 +26,15 @@ SPECIALTY = {
 
 PHASE_HELP = {
     "start": "start of turn",
-    "choose": "choose the turn's option: Mission (recruit, house), "
-              "Conservation Center (center), Training (train)",
+    "choose": "choose an option: recruit, house, center or train",
     "recruit": "Mission A: recruit more caretaker cards, or end",
     "house": "Mission B: house more animals, or end",
-    "center": "Conservation Center: protect, assign, move, unassign, release; then end",
+    "center": "Center: protect, assign, move, unassign, release, or end",
     "train": "Training: trade pool caretakers (train X Y), then end",
     "effect": "the effect of a released animal",
     "discard": "end of turn, over capacity: discard until within capacity",
     "over": "the game is over",
 }
-
-
-def effect_text(effect):
-    """A released animal's effect in a few words."""
-    if effect is None:
-        return ""
-    k, c, n = effect.kind, effect.colour, effect.amount
-    return {
-        "start_recruit": f"+1 {c} at each turn start",
-        "capture_bonus": f"capture limit +{n}",
-        "discard_survival": f"remove up to {n} S",
-        "recruit_two": f"gain 2 {c}",
-        "house_one": "house 1 Mission animal free",
-        "recruit_mission": "recruit Mission caretaker cards",
-        "discard_survival_recruit": f"remove 1 S, gain 1 {c}",
-        "extra_space": "+1 space",
-        "double_protect": f"protect gains of {c} doubled",
-        "skip_survival": "protect: 1 S fewer",
-        "train_one_to_one": f"train {effect.from_colour}->{effect.to_colour} 1 for 1",
-    }[k]
 
 
 def tokens_text(counts, style, empty="-"):
@@ -162,9 +142,10 @@ def _mission(v, style):
     return lines
 
 
-def _owned_effects(seat):
+def owned_effects(seat):
+    """The permanent effects a seat owns, in words."""
     owned = [c.effect for c in seat.released if c.effect and c.effect.kind in PERMANENT]
-    starts = [f"+1 {colour} at each turn start" for colour in seat.effects.start_recruit]
+    starts = [f"+1 {colour} each turn start" for colour in seat.effects.start_recruit]
     return starts + [effect_text(e) for e in owned]
 
 
@@ -193,7 +174,7 @@ def _seat(v, p, names, you, style):
                  f"{', '.join(c.name for c in released) or '-'}")
     if protected:
         lines.append(f"  protected {len(protected)}: {', '.join(c.name for c in protected)}")
-    effects = _owned_effects(seat)
+    effects = owned_effects(seat)
     if effects:
         lines.append(f"  effects: {'; '.join(effects)}")
     return lines
@@ -227,33 +208,53 @@ def _recent(recent, v, names, you, style):
 
 
 def _decision(v, names, you, style):
-    obs, turn = v.obs, v.turn
+    obs = v.obs
     if obs.is_over():
         return [style.bold("The game is over.")]
     if obs.is_chance_node():   # explicit chance: no seat decides a reveal
         return [f"Chance: a card of the draw pile ({obs.draw_pile_size()} left) "
                 f"is revealed onto the Mission"]
-    phase = obs.phase
     seat = obs.current_player
-    mover = v.seats[seat]
+    return [f"{seat_name(seat, names, you, style)} to play: {decision_text(obs, style)}"]
+
+
+def decision_text(obs, style):
+    """The decision in front of the seat to move, in words: what it is
+    and what to type."""
+    turn, phase = obs.turn, obs.phase
+    mover = obs.seat(obs.current_player)
     text = PHASE_HELP[phase]
     if phase == "house":
         text += f" (capture used {turn.capture_used} of {mover.capture_limit})"
     elif phase == "choose" and mover.turns == 0:
-        text += "; a first turn: Mission only"
+        text = "a first turn: Mission only (recruit or house)"
     elif phase == "start":
         starts = mover.effects.start_recruit
         if turn.step < len(starts):
             text += f": gain 1 {style.token(starts[turn.step])} (apply) or not (skip)"
     elif phase == "effect":
-        card = turn.effect_card
-        text = f"effect of {card.name}: {effect_text(card.effect)} (apply / skip)"
+        text = _effect_decision(turn)
     elif phase == "train":
         crossed = ", ".join([b + " up" for b in turn.trained_up] +
                             [b + " down" for b in turn.trained_down])
         if crossed:
             text += f" (crossed this turn: {crossed})"
-    return [f"{seat_name(seat, names, you, style)} to play: {text}"]
+    return text
+
+
+def _effect_decision(turn):
+    """What the effect prompt asks; `apply` names the usual way to use an
+    effect that is used by choosing (house, recruit)."""
+    card = turn.effect_card
+    kind = card.effect.kind
+    if kind == "house_one":
+        how = "house one Mission animal of any capture value (apply or house <animal>) or skip"
+    elif kind == "recruit_mission":
+        how = ("recruit Mission caretaker cards (recruit X, then end)" if turn.step
+               else "recruit Mission caretaker cards (apply or recruit X) or skip")
+    else:
+        how = f"{effect_text(card.effect)} (apply / skip)"
+    return f"effect of {card.name}: {how}"
 
 
 def move_gloss(card_set, move):
@@ -281,22 +282,29 @@ def render_moves(card_set, moves, style=None):
 
 
 def render_final(obs, names=None, you=None, style=None, ranks=None, forfeits=()):
-    """The final score breakdown, one line per seat, best place first.
-    `ranks` (default: the position's) may come from a record (forfeits)."""
+    """The final score breakdown, one line per seat, best place first, with
+    the Survival tokens that break ties and a line per tie saying how it
+    was broken. `ranks` (default: the position's) may come from a record
+    (forfeits)."""
     style = style or Style(False)
     v = _View(obs)
     breakdown = [seat.score for seat in v.seats]
     ranks = list(ranks) if ranks else obs.ranks()
     forfeited = {f["seat"]: f for f in forfeits}
     lines = [style.bold("FINAL SCORE"),
-             "  place  seat                            released  reputation  specialty  total"]
+             "  place  seat                            released  reputation  specialty"
+             "  survival  total"]
+    labels = []
+    for p in range(v.n):
+        label = "you" if p == you else (names[p] if names else v.faunas[p])
+        labels.append(f"seat {p} ({label if len(label) <= 22 else label[:21] + '~'})")
     for p in sorted(range(v.n), key=lambda s: (ranks[s], s)):
         b = breakdown[p]
-        label = "you" if p == you else (names[p] if names else v.faunas[p])
-        label = label if len(label) <= 22 else label[:21] + "~"
-        who = f"seat {p} ({label})"
         note = f"  forfeit: {forfeited[p]['kind']}" if p in forfeited else ""
-        line = (f"  {ranks[p]:>5}  {who:<30}  {b.conservation:>8}  "
-                f"{b.reputation:>10}  {b.specialty:>9}  {b.total:>5}")
+        line = (f"  {ranks[p]:>5}  {labels[p]:<30}  {b.conservation:>8}  "
+                f"{b.reputation:>10}  {b.specialty:>9}  {v.seats[p].track:>8}  {b.total:>5}")
         lines.append(style.seat(p, line) + f"  {v.faunas[p]}{note}")
+    ties = tie_breaks([b.total for b in breakdown], [s.track for s in v.seats], labels,
+                      exclude=set(forfeited))
+    lines += [f"  tie: {t}" for t in ties]
     return "\n".join(lines)

@@ -6,99 +6,46 @@ record is saved at each of the person's decisions and when the session
 ends, however it ends (quit, end of input, Ctrl-C, the game's end, a crash),
 so a game is never lost; `coexist-ai play --resume FILE` continues it.
 """
-import shutil
-import sys
 import threading
 import time
 
+from coexist_ai import explain
 from coexist_ai.bots import make_bot
 from coexist_ai.match import as_failure
 from coexist_ai.play import gamefile
-from coexist_ai.play.moveinput import interpret
-from coexist_ai.play.render import (group_runs, render_final, render_moves,
-                                    render_position)
+from coexist_ai.play.compact import compact_screen, short_move
+from coexist_ai.play.console import Console
+from coexist_ai.play.moveinput import COMMANDS, interpret
+from coexist_ai.play.render import render_final, render_moves, render_position
 from coexist_ai.play.wrap import fold
+
+__all__ = ["Console", "PlaySession", "hint_text"]   # cli_play takes Console from here
 
 HELP = """\
 Type the number of a move, or the move itself. The start of a move is enough
 when only one legal move begins that way, word by word: 'rel fox' for
-'release forest-red-fox', 'as c bear' for 'assign C forest-brown-bear'.
+'release forest-red-fox', 'as c bear' for 'assign C forest-brown-bear'; a
+card may be named by any word of its name. Tab completes, the arrow keys
+edit and bring back earlier lines.
 
 Commands:
-  help   this text
-  hint   what the ISMCTS bot would play here, and its estimated value
-  undo   take back your previous decision (and the bots' moves since)
-  board  show the position and the moves again
-  quit   save the game and leave; continue with: coexist-ai play --resume FILE
+  help    this text
+  hint    what the ISMCTS bot would play here, and its estimated value
+  undo    take back your previous decision (and the bots' moves since)
+  board   the screen again
+  detail  the whole position in full words (card ids, specialties, effects)
+  moves   every legal move, in full notation
+  quit    save the game and leave; continue with: coexist-ai play --resume FILE
 End of input (Ctrl-D) and Ctrl-C save and leave like quit.
 
 Colours: C Congener, F Water/Food, P Protection, H Habitat (lowest to
 highest tier), S Survival. A Reputation track reads left to right: S is a
 Survival token, a digit the points that space still gives, ^ a capture icon.
+Mission board: cap capture value, cons conservation value (points when
+released); a seat's '>' marks the seat to play.
 """
 
 SPINNER = "|/-\\"
-
-
-class Console:
-    """Reads the person's lines and writes the screen (stdin/stdout)."""
-
-    def __init__(self, style, clear=True, stdin=None, stdout=None):
-        self.style = style
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
-        self.clear = clear and style.colour
-        # No readline: the terminal's own line editing is enough, and it
-        # keeps lines typed ahead of a prompt (readline can lose them).
-        self.interactive = _isatty(self.stdin) and _isatty(self.stdout)
-        self._status_width = 0
-
-    def _fit(self, text):
-        """Folded to the terminal's width (on a terminal; a pipe or file
-        gets whole lines, which programs read more easily)."""
-        if not self.interactive:
-            return text
-        return fold(text, shutil.get_terminal_size().columns)
-
-    def write(self, text=""):
-        self.stdout.write(self._fit(text) + "\n")
-        self.stdout.flush()
-
-    def status(self, text):
-        """A line that the next status or write replaces (terminals only;
-        plain spaces blank it, no control codes)."""
-        if self.interactive:
-            self.stdout.write("\r" + text.ljust(self._status_width))
-            self.stdout.flush()
-            self._status_width = len(text)
-
-    def end_status(self):
-        if self.interactive and self._status_width:
-            self.stdout.write("\r" + " " * self._status_width + "\r")
-            self.stdout.flush()
-            self._status_width = 0
-
-    def screen(self, text):
-        self.stdout.write((self.style.clear_screen() if self.clear else "") + self._fit(text) + "\n")
-        self.stdout.flush()
-
-    def read(self, prompt):
-        """A line from the person; EOFError at end of input."""
-        if self.stdin is sys.stdin and self.stdout is sys.stdout:
-            return input(prompt)
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise EOFError
-        return line
-
-
-def _isatty(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 class PlaySession:
@@ -123,6 +70,7 @@ class PlaySession:
         self.names = gamefile.seat_names(record)
         self.state = gamefile.state_after(record, card_set)
         self.forfeits = []
+        self.notes = []          # lines for the foot of the next screen
         self.hint_bot = None
         self.bots = {seat: make_bot(entry["spec"], entry.get("seed"))
                      for seat, entry in enumerate(record["bots"]) if seat != self.human}
@@ -177,24 +125,42 @@ class PlaySession:
                 self.console.write(f"  seat {p}: {name} ({r['faunas'][p]})")
         self.console.write(f"The game is saved to {self.save_path} as it goes. "
                            "Type help at the prompt for the commands.")
+        # the first screen may clear these lines: it repeats the essentials
+        self.notes = [f"You are seat {seat} ({r['faunas'][seat]}); saved to "
+                      f"{self.save_path}; type help for the commands."]
 
-    def _show(self):
+    def _show(self, notes=()):
+        """The compact screen, fitted to the terminal; the legal moves."""
         obs = self.state.observation(self.human)
         moves = obs.legal_moves()
-        board = render_position(obs, self.names, self.human, self._recent(), self.style)
-        self.console.screen(board + "\n" + render_moves(self.cs, moves, self.style))
+        console = self.console
+        lines = compact_screen(obs, moves, self.names, self.human, self._recent(),
+                               self.style, console.width, console.height, notes)
+        console.screen("\n".join(lines))
+        console.complete_with([short_move(self.cs, m).split() for m in moves]
+                              + [m.split() for m in moves], sorted(set(COMMANDS) - {"?"}))
         return moves
 
+    def _say(self, text):
+        """A message under the prompt; the screen is drawn again, the
+        message at its foot, when writing it would scroll the header away."""
+        left = self.console.rows_left()
+        lines = fold(text, self.console.width).split("\n")
+        if left is None or len(lines) + 1 <= left:
+            self.console.write(text)
+        else:
+            self._show(notes=lines)
+
     def _recent(self):
-        """The moves of the last turn of every seat (the current turn's
-        moves so far included)."""
-        runs = group_runs(self.record["moves"])[-self.state.num_players:]
-        return [(seat, move) for seat, moves in runs for move in moves]
+        """The last turn of every seat (the current turn's moves so far
+        included): [(seat, [move, ...], seconds)]."""
+        return gamefile.turn_runs(self.record)[-self.state.num_players:]
 
     def _human_decision(self):
         """Ask the person until they move (True) or leave (False)."""
         self.save()
-        moves = self._show()
+        notes, self.notes = self.notes, []
+        moves = self._show(notes)
         asked = time.perf_counter()
         numbers = "1" if len(moves) == 1 else f"1-{len(moves)}"
         prompt = f"seat {self.human} (you), {self.state.phase} ({numbers}, help) > "
@@ -205,13 +171,14 @@ class PlaySession:
                 self.console.write("")
                 self._leave("end of input")
                 return False
-            answer = interpret(line, moves, self.cs)
+            obs = self.state.observation(self.human)
+            answer = interpret(line, moves, self.cs, obs)
             if answer.kind == "move":
                 self._play(self.human, self.state.legal_actions()[answer.move],
                            time.perf_counter() - asked)
                 return True
             if answer.kind == "error":
-                self.console.write(self.style.error(answer.message))
+                self._say(self.style.error(answer.message))
             elif answer.kind == "command":
                 if answer.command == "quit":
                     self._leave("quit")
@@ -219,12 +186,26 @@ class PlaySession:
                 if answer.command == "undo":
                     if self._undo():
                         return True
-                elif answer.command == "board":
-                    moves = self._show()
-                elif answer.command == "hint":
-                    self._hint()
-                else:
-                    self.console.write(HELP)
+                    continue
+                self._command(answer.command, moves)
+
+    def _command(self, command, moves):
+        if command == "board":
+            self._show()
+        elif command == "detail":
+            obs = self.state.observation(self.human)
+            self.console.screen(render_position(obs, self.names, self.human,
+                                                self._recent_moves(), self.style))
+            self.console.write(render_moves(self.cs, moves, self.style))
+        elif command == "moves":
+            self.console.write(render_moves(self.cs, moves, self.style))
+        elif command == "hint":
+            self._hint()
+        elif command == "help":
+            self.console.write(HELP)
+
+    def _recent_moves(self):
+        return [(seat, move) for seat, run, _ in self._recent() for move in run]
 
     def _play(self, seat, action, seconds):
         self.record["moves"].append([seat, self.state.move_name(action)])
@@ -295,14 +276,14 @@ class PlaySession:
         del self.record["times"][cut:]
         self.state = gamefile.state_after(self.record, self.cs)
         self._reset_bots()      # a bot's search tree belongs to the old line
-        self.console.write(f"Undone: {', '.join(m for _, m in taken)}")
+        self.notes = [f"Undone: {', '.join(m for _, m in taken)}"]
         return True
 
     def _hint(self):
         obs = self.state.observation(self.human)
         legal = obs.legal_actions()
         if len(legal) == 1:
-            self.console.write(f"hint: only one legal move: {obs.move_name(legal[0])}")
+            self._say(f"hint: only one legal move: {obs.move_name(legal[0])}")
             return
         if self.hint_bot is None:
             self.hint_bot = make_bot(self.hint_spec)
@@ -312,10 +293,10 @@ class PlaySession:
                                           f"hint ({self.hint_spec}): thinking")
         except Exception as error:  # a failed hint costs the person nothing
             failure = as_failure(error)
-            self.console.write(self.style.error(f"no hint: {failure.kind}: {failure.detail}"))
+            self._say(self.style.error(f"no hint: {failure.kind}: {failure.detail}"))
             return
-        self.console.write(hint_text(self.cs, legal, action, self.hint_bot.info,
-                                     self.hint_spec, seconds))
+        self._say(hint_text(self.cs, legal, action, self.hint_bot.info,
+                            self.hint_spec, seconds))
 
     # -- leaving and the end ---------------------------------------------------------
     def save(self):
@@ -332,16 +313,26 @@ class PlaySession:
         self.save()
         obs = self.state.observation(self.human)
         rec = self.record
-        text = render_position(obs, self.names, self.human, self._recent(), self.style)
+        board = compact_screen(obs, [], self.names, self.human, self._recent(), self.style,
+                               self.console.width)
+        lost = {f["seat"] for f in rec["forfeits"]}
         final = render_final(obs, self.names, self.human, self.style,
                              ranks=rec["ranks"], forfeits=rec["forfeits"])
-        self.console.screen(text + "\n\n" + final)
+        self.console.screen("\n".join(board) + "\n\n" + final)
+        self.console.write(self.style.bold(self._verdict(obs, lost)))
+        self.console.write(f"The record is in {self.save_path}; step through it with: "
+                           f"coexist-ai replay {self.save_path}")
+
+    def _verdict(self, obs, lost):
+        rec = self.record
         place, n = rec["ranks"][self.human], rec["players"]
         verdict = "You win!" if place == 1 and rec["ranks"].count(1) == 1 else (
             "A shared first place!" if place == 1 else f"You finish {ordinal(place)} of {n}.")
-        self.console.write(self.style.bold(verdict))
-        self.console.write(f"The record is in {self.save_path}; step through it with: "
-                           f"coexist-ai replay {self.save_path}")
+        labels = [("you" if p == self.human else f"seat {p} ({name})")
+                  for p, name in enumerate(self.names)]
+        tie = explain.seat_tie_break(self.human, obs.scores(), [s.track for s in obs.seats],
+                                     labels, exclude=lost)
+        return verdict + (f" ({tie})" if tie else "")
 
 
 def ordinal(n):
