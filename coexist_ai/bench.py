@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
+from coexist_ai.bots.builtin import IsmctsBot
 from coexist_ai.cards import CardSet, default_card_set
 from coexist_ai.errors import MissingDependencyError
 
@@ -206,7 +207,9 @@ def default_searcher(threads: int, max_nodes: int, seed: int) -> _search.Searche
     depth, discount, reward...), so the figures are those of the bot users
     run; reuse is off so that every repeat starts from an empty tree."""
     spec = f"ismcts:threads={threads},max_nodes={max_nodes},reuse=false"
-    return make_bot(spec, seed).searcher
+    bot = make_bot(spec, seed)
+    assert isinstance(bot, IsmctsBot)
+    return bot.searcher
 
 
 def search_rate(position: _engine.State, threads: int, iterations: int, seed: int = 1,
@@ -271,7 +274,7 @@ def run_search_bench(card_set: CardSet | None = None, iterations: int = 20000,
 OPENSPIEL_GAMES = (("C engine", "coexist"), ("reference", "coexist_reference"))
 
 
-def _openspiel():
+def _openspiel() -> tuple[Any, Any]:
     try:
         import pyspiel
         import coexist_ai.openspiel  # noqa: F401  (registers the games)
@@ -283,7 +286,7 @@ def _openspiel():
     return pyspiel, mcts
 
 
-def openspiel_history(game, moves, seed):
+def openspiel_history(game: Any, moves: int, seed: int) -> list[int]:
     """`moves` seeded random actions from the start (chance included)."""
     import numpy as np
     rng, state = np.random.RandomState(seed), game.new_initial_state()
@@ -293,10 +296,12 @@ def openspiel_history(game, moves, seed):
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
-    return state.history()
+    history: list[int] = state.history()
+    return history
 
 
-def mcts_rate(mcts, game, state, simulations, seed, repeats):
+def mcts_rate(mcts: Any, game: Any, state: Any, simulations: int, seed: int,
+              repeats: int) -> tuple[float, int | None]:
     """OpenSpiel's MCTSBot (random rollouts to the end): simulations per
     CPU-second (the search is one Python thread: CPU time is what a busy
     shared machine does not distort), best of `repeats`, and the move it
@@ -315,7 +320,8 @@ def mcts_rate(mcts, game, state, simulations, seed, repeats):
     return best, move
 
 
-def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3):
+def run_openspiel_bench(cards_spec: str = "default", simulations: int = 200, seed: int = 1,
+                        repeats: int = 3) -> list[Figure]:
     """MCTS simulations per second through `coexist_ai.openspiel`, over the
     C engine and over the pure-Python reference, from the same position."""
     pyspiel, mcts = _openspiel()
@@ -324,7 +330,8 @@ def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3
         params = {"players": players, "seed": seed, "card_set": cards_spec}
         games = {name: pyspiel.load_game(short, params) for name, short in OPENSPIEL_GAMES}
         history = openspiel_history(games["C engine"], 40 * players, seed)
-        rates, moves = {}, {}
+        rates: dict[str, float] = {}
+        moves: dict[str, int | None] = {}
         for name, game in games.items():
             state = game.new_initial_state()
             for action in history:

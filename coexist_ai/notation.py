@@ -36,7 +36,7 @@ _SHAPES: dict[int, tuple[str, str]] = {
 WORDS = sorted({word for word, _ in _SHAPES.values()})
 
 
-def kind_word(kind):
+def kind_word(kind: int) -> str:
     """The notation word of an action kind (`ActionKind.ASSIGN` -> 'assign')."""
     return _SHAPES[kind][0]
 
