@@ -85,3 +85,16 @@ def test_the_stubs_describe_the_compiled_modules(tmp_path):
 def test_the_installed_package_carries_its_marker_and_stubs():
     for name in ("py.typed", "_engine.pyi", "_search.pyi"):
         assert (PACKAGE / name).is_file(), f"{name} is not installed with the package"
+
+
+def test_no_module_of_the_package_is_exempted_from_strict():
+    # exemptions are for third-party libraries without types only: an
+    # override naming one of our modules (ignore_errors, a relaxed flag)
+    # would let mypy pass over code nobody typed
+    import tomllib
+    config = tomllib.loads(CONFIG.read_text())["tool"]["mypy"]
+    ours = [module for override in config.get("overrides", [])
+            for module in override["module"] if module.split(".")[0] == "coexist_ai"]
+    assert ours == [], f"mypy overrides for the package's own modules: {ours}"
+    assert config["strict"] is True
+    assert not config.get("untyped_calls_exclude"), config["untyped_calls_exclude"]
