@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from coexist_ai import _engine
-from coexist_ai.explain import effect_text, tie_breaks
+from coexist_ai.explain import SPECIALTY, effect_text, tie_breaks
 from coexist_ai.play.style import Style
 from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 
@@ -29,12 +29,6 @@ Recent = Sequence[tuple[int, str]]    # (seat, move in notation), oldest first
 PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
              "train_one_to_one")
 
-SPECIALTY = {
-    "forest": "1 per forest animal released by anyone",
-    "air": "1 per air animal protected by anyone",
-    "sea": "highest conservation value left on any board",
-    "savannah": "the most Survival tokens on any one track",
-}
 
 PHASE_HELP = {
     "start": "start of turn",
