@@ -8,12 +8,18 @@ seat's win share with its 95% interval, and the cards of largest and
 smallest impact. `coexist-ai balance` plays the same kind of study with
 records (resumable), more games and an HTML report.
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 from coexist_ai.balance import study
 from coexist_ai.balance.text import study_lines
+from coexist_ai.cards import CardSet
 
 
-def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4), spec="random",
-                    jobs=1, cards_spec=None):
+def card_set_report(card_set: CardSet, games: int = 400, seed: int = 1,
+                    player_counts: Sequence[int] = (2, 3, 4), spec: str = "random",
+                    jobs: int = 1, cards_spec: str | None = None) -> str:
     """The report's text (one study of `games` games at each count);
     `cards_spec`: what the user named the set by (a path), for the command
     that plays the same games with records."""

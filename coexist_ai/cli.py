@@ -3,11 +3,12 @@ import sys
 
 import click
 
-from coexist_ai.cards import DEFAULT_NAME, PACKAGED_NAMES, CardSetError, resolve_card_set
+from coexist_ai.cards import DEFAULT_NAME, PACKAGED_NAMES, CardSet, CardSetError
+from coexist_ai.cards import resolve_card_set
 from coexist_ai.errors import CoexistError
 
 
-def card_set_option_value(spec, param_hint="--cards"):
+def card_set_option_value(spec: str, param_hint: str = "--cards") -> CardSet:
     """The card set a user named, or a usage error naming the option."""
     try:
         return resolve_card_set(spec)
@@ -23,7 +24,7 @@ CARDS_OPTION = click.option(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="coexist-ai")
-def main():
+def main() -> None:
     """Coexist AI: strong opponents and a tournament harness for Coexist."""
 
 
@@ -43,7 +44,8 @@ def main():
 @click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
               help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games, seed, search, python, openspiel, simulations, cards_spec):
+def bench(games: int | None, seed: int, search: bool, python: bool, openspiel: bool,
+          simulations: int, cards_spec: str) -> None:
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
                                   run_python_bench, run_search_bench)
@@ -63,20 +65,20 @@ def bench(games, seed, search, python, openspiel, simulations, cards_spec):
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
 @click.option("--seed", default=1, show_default=True, type=int)
 @CARDS_OPTION
-def game(players, seed, cards_spec):
+def game(players: int, seed: int, cards_spec: str) -> None:
     """Play one game of uniformly random moves and print it move by move."""
     from coexist_ai.showgame import print_random_game
     print_random_game(card_set_option_value(cards_spec), players, seed, click.echo)
 
 
 @main.group()
-def cards():
+def cards() -> None:
     """Card sets: check a file, report how a set plays."""
 
 
 @cards.command("check")
 @click.argument("path")
-def cards_check(path):
+def cards_check(path: str) -> None:
     """Validate a card-set TOML file."""
     card_set = card_set_option_value(path)
     click.echo(f"{path}: card set {card_set.name!r} is valid: "
@@ -95,7 +97,8 @@ def cards_check(path):
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
               help="Parallel games.")
 @CARDS_OPTION
-def cards_report(games, seed, bot_spec, players_text, jobs, cards_spec):
+def cards_report(games: int, seed: int, bot_spec: str, players_text: str, jobs: int,
+                 cards_spec: str) -> None:
     """Game length, scores, effects, specialty and seat balance of a card
     set, with 95% intervals: the quick version of `coexist-ai balance`
     (no records, no HTML)."""
@@ -125,7 +128,7 @@ from coexist_ai.cli_web import web  # noqa: E402
 main.add_command(web)
 
 
-def run():
+def run() -> None:
     """Entry point that turns user mistakes into one clear line, no traceback."""
     try:
         main(standalone_mode=True)

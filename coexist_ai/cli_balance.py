@@ -1,4 +1,8 @@
 """`coexist-ai balance`: the balance laboratory of a card set."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import click
 
 from coexist_ai.cli_tournament import choose_seed
@@ -6,7 +10,7 @@ from coexist_ai.cli_tournament import choose_seed
 PLAYER_COUNTS = (2, 3, 4)
 
 
-def parse_players(text):
+def parse_players(text: str) -> tuple[int, ...]:
     try:
         counts = tuple(dict.fromkeys(int(x) for x in text.split(",") if x.strip()))
     except ValueError:
@@ -17,7 +21,7 @@ def parse_players(text):
     return counts
 
 
-def parse_games(text, counts):
+def parse_games(text: str, counts: Sequence[int]) -> dict[int, int]:
     """--games: one number for every player count, or one per count."""
     try:
         numbers = [int(x) for x in text.split(",")]
@@ -32,7 +36,7 @@ def parse_games(text, counts):
     return dict(zip(counts, numbers))
 
 
-def _existing_seed(out, counts, seed):
+def _existing_seed(out: str, counts: Sequence[int], seed: int | None) -> int:
     """The seed given, else that of the study's records already in `out`
     (rerunning the command resumes), else a fresh one, printed."""
     import os
@@ -62,8 +66,9 @@ def _existing_seed(out, counts, seed):
 @click.option("--tolerance", default=3.0, show_default=True, type=click.FloatRange(0, 50),
               help="Percentage points from the fair share within which a set is fair.")
 @click.option("--quiet", is_flag=True, help="No progress line.")
-def balance(cards_spec, players_text, bot_spec, games_text, jobs, out, seed, tolerance,
-            quiet):
+def balance(cards_spec: str, players_text: str, bot_spec: str, games_text: str,
+            jobs: int | None, out: str | None, seed: int | None, tolerance: float,
+            quiet: bool) -> None:
     """How fair the card set CARDS (a packaged name or a TOML file) is to
     every specialty, played by equal bots.
 

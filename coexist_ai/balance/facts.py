@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from coexist_ai import _engine
-from coexist_ai.cards import CardSet
+from coexist_ai.cards import Card, CardSet
+from coexist_ai.errors import CoexistError
 from coexist_ai.notation import split_action
 from coexist_ai.vocabulary import ActionKind, Location, Phase
 
@@ -47,7 +48,7 @@ class GameFacts:
     applied: tuple[tuple[str, ...], ...]       # by seat: each effect applied (immediate, start_recruit)
 
 
-class ReplayError(ValueError):
+class ReplayError(CoexistError):
     """A record that does not replay on its card set."""
 
 
@@ -63,7 +64,9 @@ def game_facts(record: dict[str, Any], card_set: CardSet) -> GameFacts:
         phase, step = state.phase, None
         if phase == Phase.EFFECT:
             turn = state.turn
-            effect, step = turn.effect_card.effect.kind, turn.step
+            in_play = turn.effect_card    # the effect phase always has one
+            assert in_play is not None and in_play.effect is not None
+            effect, step = in_play.effect.kind, turn.step
         try:
             action = state.push(move)
         except ValueError as error:
@@ -83,7 +86,8 @@ def game_facts(record: dict[str, Any], card_set: CardSet) -> GameFacts:
     return _facts(record, state, end, discarded_by, applied)
 
 
-def _facts(record, state, end, discarded_by, applied) -> GameFacts:
+def _facts(record: dict[str, Any], state: _engine.State, end: str,
+           discarded_by: dict[int, int], applied: list[list[str]]) -> GameFacts:
     players, first = state.num_players, state.first_player
     ranks = state.ranks()
     winners = ranks.count(1)
@@ -102,7 +106,8 @@ def _facts(record, state, end, discarded_by, applied) -> GameFacts:
         applied=tuple(map(tuple, applied)))
 
 
-def _fate(state, card, discarded_by) -> tuple[str, int | None]:
+def _fate(state: _engine.State, card: Card, discarded_by: dict[int, int]
+          ) -> tuple[str, int | None]:
     place = state.location(card)
     fate = _FATE_OF[place.location]
     return fate, discarded_by.get(card.index) if fate == "discarded" else place.seat

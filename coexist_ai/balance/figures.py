@@ -4,24 +4,31 @@ card impacts and game lengths. Each takes the study's data (study.summarize)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from coexist_ai.report import _figure
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+Summary = dict[str, Any]     # study.summarize's data
+
 COLOURS = {"forest": "tab:green", "air": "tab:cyan", "sea": "tab:blue",
            "savannah": "tab:orange"}
 
 
-def _error_bars(rows, key):
+def _error_bars(rows: list[dict[str, Any]], key: str) -> tuple[np.ndarray, np.ndarray]:
     shares = np.array([100 * r["share"] for r in rows])
     low = shares - np.array([100 * r["low"] for r in rows])
     high = np.array([100 * r["high"] for r in rows]) - shares
     return shares, np.vstack([low, high])
 
 
-def _share_panels(summary, what, label, title):
+def _share_panels(summary: Summary, what: str, label: Callable[[dict[str, Any]], str],
+                  title: str) -> Figure:
     counts = summary["counts"]
     fig = _figure(3.2 * len(counts) + 0.6, 3.4)
     axes = fig.subplots(1, len(counts), squeeze=False)[0]
@@ -41,17 +48,17 @@ def _share_panels(summary, what, label, title):
     return fig
 
 
-def specialty_figure(summary):
+def specialty_figure(summary: Summary) -> Figure:
     return _share_panels(summary, "specialties", lambda r: r["fauna"],
                          "specialty win share; line: fair share, band: the tolerance")
 
 
-def seat_figure(summary):
+def seat_figure(summary: Summary) -> Figure:
     return _share_panels(summary, "seats", lambda r: f"seat {r['order'] + 1}",
                          "win share by turn order (seat 1 moves first)")
 
 
-def score_figure(summary):
+def score_figure(summary: Summary) -> Figure:
     counts = summary["counts"]
     fig = _figure(3.2 * len(counts) + 0.6, 3.4)
     axes = fig.subplots(1, len(counts), squeeze=False)[0]
@@ -69,7 +76,7 @@ def score_figure(summary):
     return fig
 
 
-def card_figure(count: dict[str, Any]):
+def card_figure(count: dict[str, Any]) -> Figure:
     """Each card's impact with its interval, highest first."""
     rated = sorted((r for r in count["cards"] if not math.isnan(r["low"])),
                    key=lambda r: r["impact"])
@@ -87,7 +94,7 @@ def card_figure(count: dict[str, Any]):
     return fig
 
 
-def length_figure(summary):
+def length_figure(summary: Summary) -> Figure:
     fig = _figure(6, 3.2)
     ax = fig.add_subplot()
     for c in summary["counts"]:
@@ -102,7 +109,7 @@ def length_figure(summary):
     return fig
 
 
-def figures(summary) -> dict[str, Any]:
+def figures(summary: Summary) -> dict[str, Figure]:
     """{file stem: Figure}."""
     out = {"specialties": specialty_figure(summary), "seats": seat_figure(summary),
            "scores": score_figure(summary), "rounds": length_figure(summary)}

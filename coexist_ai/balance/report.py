@@ -10,6 +10,7 @@ import html
 import json
 import math
 import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from coexist_ai.balance.strength import rating_text
@@ -41,9 +42,9 @@ def json_ready(value: Any) -> Any:
 def write(summary: dict[str, Any], folder: str) -> list[str]:
     """Write every file of the report into `folder`; their names."""
     from coexist_ai.balance.figures import figures
-    written = []
+    written: list[str] = []
 
-    def target(name):
+    def target(name: str) -> str:
         path = os.path.join(folder, name)
         check_writable(path)            # a device or a fifo is never replaced
         written.append(name)
@@ -65,7 +66,7 @@ def write(summary: dict[str, Any], folder: str) -> list[str]:
     return written
 
 
-def _csv(path, summary, key, columns):
+def _csv(path: str, summary: dict[str, Any], key: str, columns: tuple[str, ...]) -> None:
     with open(path, "w", encoding="utf-8", newline="") as f:
         out = csv.writer(f)
         out.writerow(("players",) + columns)
@@ -74,17 +75,21 @@ def _csv(path, summary, key, columns):
                 out.writerow([c["players"]] + [_cell(row.get(k)) for k in columns])
 
 
-def _cell(value):
+def _cell(value: object) -> object:
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.6g}"
     return value
 
 
-def _pct(x):
+def _pct(x: float | None) -> str:
     return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}"
 
 
-def _table(rows, columns, sortable=False):
+Row = dict[str, Any]
+Column = tuple[str, Callable[[Row], object]]
+
+
+def _table(rows: Sequence[Row], columns: Sequence[Column], sortable: bool = False) -> str:
     """columns: (heading, function of a row giving its text)."""
     e = html.escape
     head = "".join(f"<th>{e(h)}</th>" for h, _ in columns)
@@ -94,11 +99,11 @@ def _table(rows, columns, sortable=False):
     return f"<table{cls}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody></table>\n"
 
 
-def _interval(r, low="low", high="high"):
+def _interval(r: Row, low: str = "low", high: str = "high") -> str:
     return f"[{_pct(r[low])}, {_pct(r[high])}]" if not math.isnan(r[low]) else "n/a"
 
 
-def _count_section(c):
+def _count_section(c: dict[str, Any]) -> str:
     v = c["verdict"]
     fair = (f"every specialty within {_pct(v['tolerance'])} points of fair: "
             f"<b>{'yes' if v['within_tolerance'] else 'no'}</b> (largest gap "
@@ -132,7 +137,7 @@ def _count_section(c):
             + f'<p><img src="cards-{c["players"]}p.png" alt="card impact"></p>\n')
 
 
-def _effects(rows):
+def _effects(rows: Sequence[Row]) -> str:
     return _table(rows, [
         ("effect", lambda r: r["kind"]), ("animals", lambda r: r["animals"]),
         ("released a game", lambda r: f"{r['released_per_game']:.2f}"),
@@ -144,7 +149,7 @@ def _effects(rows):
          else f"{r['score_impact']:+.1f}")], sortable=True)
 
 
-def _cards(rows):
+def _cards(rows: Sequence[Row]) -> str:
     return _table(rows, [
         ("card", lambda r: r["id"]), ("fauna", lambda r: r["fauna"]),
         ("effect", lambda r: r["effect"]), ("capture", lambda r: r["capture"]),

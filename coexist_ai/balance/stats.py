@@ -12,15 +12,15 @@ the others a finding to look at, not a proof.
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from coexist_ai.balance.facts import END_REASONS, FATES, HOUSED, GameFacts
-from coexist_ai.balance.intervals import (clustered_difference, holm, mean_interval,
-                                          score_test, wilson)
+from coexist_ai.balance.intervals import (Difference, clustered_difference, holm,
+                                          mean_interval, score_test, wilson)
 from coexist_ai.cards import EFFECT_KINDS, CardSet
 from coexist_ai.vocabulary import IMMEDIATE_EFFECTS
 
@@ -64,7 +64,8 @@ def _flag(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def specialty_shares(facts: Sequence[GameFacts], faunas: Sequence[str]) -> list[dict[str, Any]]:
     """Win share of each specialty over the games it was dealt in."""
-    wins, games = Counter(), Counter()
+    wins: defaultdict[str, float] = defaultdict(float)
+    games: Counter[str] = Counter()
     for f in facts:
         for fauna, win in zip(f.faunas, f.wins):
             wins[fauna] += win
@@ -139,14 +140,19 @@ def score_stats(facts: Sequence[GameFacts], faunas: Sequence[str]) -> dict[str, 
     return {"by_fauna": by_fauna, "winner": _summary(winners)}
 
 
-def _difference_row(difference) -> dict[str, Any]:
+def _difference_row(difference: Difference) -> dict[str, Any]:
     return {"with": difference.mean1, "without": difference.mean0,
             "seats_with": difference.n1, "impact": difference.value,
             "low": difference.low, "high": difference.high,
             "significant": difference.significant}
 
 
-def _grouped(facts, wins_or_scores, member) -> Any:
+# member(game index, facts, seat): True, False, or None (the game does not count)
+Member = Callable[[int, GameFacts, int], bool | None]
+
+
+def _grouped(facts: Sequence[GameFacts], wins_or_scores: Callable[[GameFacts, int], float],
+             member: Member) -> Difference:
     """The clustered difference of a seat figure between the seats for
     which member(game index, facts, seat) is true and the other seats of
     the games where member is not None."""
@@ -166,11 +172,11 @@ def _grouped(facts, wins_or_scores, member) -> Any:
     return clustered_difference(y1, n1, y0, n0)
 
 
-def _win(f, p):
+def _win(f: GameFacts, p: int) -> float:
     return f.wins[p]
 
 
-def _score(f, p):
+def _score(f: GameFacts, p: int) -> float:
     return f.scores[p]
 
 
@@ -189,7 +195,7 @@ def card_stats(facts: Sequence[GameFacts], card_set: CardSet) -> list[dict[str, 
             row[fate] = fates[fate] / games if games else math.nan
         row["housed"] = sum(fates[h] for h in HOUSED) / games if games else math.nan
 
-        def released_by(g, f, p, i=i):
+        def released_by(g: int, f: GameFacts, p: int, i: int = i) -> bool | None:
             fate, seat = f.fates[i]
             return None if fate == "out" else (fate == "released" and seat == p)
         row.update(_difference_row(_grouped(facts, _win, released_by)))
@@ -208,7 +214,7 @@ def effect_stats(facts: Sequence[GameFacts], card_set: CardSet) -> list[dict[str
         released = sum(seat.count(kind) for f in facts for seat in f.released)
         applied = sum(seat.count(kind) for f in facts for seat in f.applied)
 
-        def owns(g, f, p, kind=kind):
+        def owns(g: int, f: GameFacts, p: int, kind: str = kind) -> bool:
             return kind in f.released[p]
         win = _grouped(facts, _win, owns)
         score = _grouped(facts, _score, owns)

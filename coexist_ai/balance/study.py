@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from coexist_ai import tournament as tm
@@ -25,6 +26,7 @@ from coexist_ai.balance.strength import bot_ratings
 from coexist_ai.cards import CardSet, packaged_by_sha256
 from coexist_ai.live import cut
 from coexist_ai.records import numbered_records
+from coexist_ai.results import Standings
 from coexist_ai.schedule import Entrant
 
 STUDY = "balance"
@@ -32,7 +34,7 @@ STUDY = "balance"
 
 @dataclass(frozen=True)
 class Study:
-    cards_spec: str            # what the user named: a packaged name or a path
+    cards_spec: tm.CardsSpec   # what the user named: a packaged name or a path
     card_set: CardSet
     player_counts: tuple[int, ...]
     bot: str                   # the spec of the bot in every seat
@@ -66,7 +68,8 @@ class SpecialtyLine:
 
     def __init__(self, players: int) -> None:
         self.players = players
-        self.wins, self.games = Counter(), Counter()
+        self.wins: defaultdict[str, float] = defaultdict(float)
+        self.games: Counter[str] = Counter()
 
     def add(self, record: dict[str, Any]) -> None:
         ranks = record["ranks"]
@@ -85,7 +88,7 @@ class Played:
     """One player count's run: its standings, and its records when the
     study keeps no file (a study with a folder reads them back from it,
     one at a time: recorded_games)."""
-    standings: Any
+    standings: Standings
     records: list[dict[str, Any]]
 
     @property
@@ -97,21 +100,23 @@ def play(study: Study, jobs: int | None, progress: bool = True,
          echo: Callable[[str], None] = print) -> dict[int, Played]:
     """Play what is missing at every player count (a run stopped by Ctrl-C
     is marked interrupted and ends the study)."""
-    out = {}
+    out: dict[int, Played] = {}
     if study.out:
         os.makedirs(study.out, exist_ok=True)
     for players in study.player_counts:
         t = study.tournament(players)
         echo(f"{STUDY} {study.card_set.name!r}: {players} players, {study.games[players]} games "
              f"of {study.bot} in every seat, seed {study.seed}")
-        line, records = SpecialtyLine(players), []
+        line = SpecialtyLine(players)
+        records: list[dict[str, Any]] = []
 
-        def count(record, line=line, records=records):
+        def count(record: dict[str, Any], line: SpecialtyLine = line,
+                  records: list[dict[str, Any]] = records) -> None:
             line.add(record)
             if not study.out:
                 records.append(record)
         standings = tm.run(t, study.records_path(players), jobs, progress, echo=echo,
-                           live=lambda s, line=line: line, count=count)
+                           live=lambda s: line, count=count)
         out[players] = Played(standings, records)
         if standings.interrupted:
             break
@@ -121,14 +126,16 @@ def play(study: Study, jobs: int | None, progress: bool = True,
 def recorded_games(study: Study, players: int) -> Iterator[dict[str, Any]]:
     """The study's games at this count, from its records file (one at a
     time), each once and only the first `games` of the schedule."""
+    path = study.records_path(players)
+    assert path is not None, "a study without a folder keeps its records in Played"
     seen = set()
-    for _, record in numbered_records(study.records_path(players)):
+    for _, record in numbered_records(path):
         if record["game"] < study.games[players] and record["game"] not in seen:
             seen.add(record["game"])
             yield record
 
 
-def facts_of(records, card_set: CardSet) -> tuple[list[GameFacts], int]:
+def facts_of(records: Iterable[dict[str, Any]], card_set: CardSet) -> tuple[list[GameFacts], int]:
     """The facts of the finished games, and how many were forfeited (a
     forfeit says something of a bot, nothing of the cards)."""
     facts, forfeits = [], 0
@@ -142,7 +149,7 @@ def facts_of(records, card_set: CardSet) -> tuple[list[GameFacts], int]:
 
 def summarize(study: Study, facts_by_count: dict[int, tuple[list[GameFacts], int]],
               tolerance: float = TOLERANCE,
-              rating_files: Sequence[os.PathLike[str]] | None = None) -> dict[str, Any]:
+              rating_files: Sequence[Path] | None = None) -> dict[str, Any]:
     """The whole study as data (the JSON report)."""
     cs = study.card_set
     counts = []
