@@ -46,7 +46,7 @@ class IsmctsBot(Bot):
                               rollout_depth=p["rollout_depth"],
                               discount=p["discount"], threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
-                              seed=p["seed"])
+                              seed=p["seed"], learned=_learned_model(p))
 
     def new_game(self, seat, num_players):
         self.searcher = self._make_searcher()
@@ -69,3 +69,11 @@ class IsmctsBot(Bot):
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))
         return result["action"]
+
+
+def _learned_model(params):
+    """The model of an ismcts bot's cut-off, or None for the hand-written one."""
+    if params.get("eval", "hand") == "hand":
+        return None
+    from coexist_ai.learn.model import resolve_model
+    return resolve_model(params["model"])
