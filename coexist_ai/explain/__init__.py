@@ -41,6 +41,7 @@ Words:
     place_text(position, card, seat=None) -> str  'it is in the draw pile'
     tokens_text(counts, empty='nothing') -> str    'C2 F1 S1'
     COLOUR_NAMES: {'C': 'Congener', ...}
+    SPECIALTY: {'forest': '1 per forest animal released by anyone', ...}
 
 Ranking (RULES.md: more points, then fewer Survival tokens, then shared):
 
@@ -61,8 +62,8 @@ from coexist_ai.explain.nearby import (closest, did_you_mean, names_card,
                                        short_ids)
 from coexist_ai.explain.standings import (position_tie_breaks, ranking,
                                           seat_tie_break, tie_breaks)
-from coexist_ai.explain.words import (COLOUR_NAMES, effect_sentence, effect_text,
-                                      move_text, place_text, tokens_text)
+from coexist_ai.explain.words import (COLOUR_NAMES, SPECIALTY, effect_sentence,
+                                      effect_text, move_text, place_text, tokens_text)
 from coexist_ai.notation import parse_move
 
 
@@ -79,5 +80,5 @@ def why_not(position, text, seat=None):
 
 __all__ = ["why_illegal", "why_not", "rule_against", "did_you_mean", "closest",
            "short_ids", "names_card", "effect_text", "effect_sentence", "move_text",
-           "place_text", "tokens_text", "COLOUR_NAMES", "ranking", "tie_breaks",
+           "place_text", "tokens_text", "COLOUR_NAMES", "SPECIALTY", "ranking", "tie_breaks",
            "seat_tie_break", "position_tie_breaks"]

@@ -9,6 +9,14 @@ from coexist_ai.vocabulary import IMMEDIATE_EFFECTS, TOKENS, ActionKind, EffectK
 COLOUR_NAMES = {"C": "Congener", "F": "Water/Food", "P": "Protection",
                 "H": "Habitat", "S": "Survival"}
 
+# What each fauna specialty scores at the end (RULES.md, "End of the game").
+SPECIALTY = {
+    "forest": "1 per forest animal released by anyone",
+    "air": "1 per air animal protected by anyone",
+    "sea": "highest conservation value left on any board",
+    "savannah": "the most Survival tokens on any one track",
+}
+
 
 def article(colour):
     """'a' or 'an' before a colour letter read aloud (an F, a C, an H)."""

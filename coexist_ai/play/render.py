@@ -9,7 +9,7 @@ Reputation track (capture limit, points it still gives), the supply, each
 seat's score so far and specialty, the decision in front of the seat to move.
 """
 from coexist_ai import _engine
-from coexist_ai.explain import effect_text, tie_breaks
+from coexist_ai.explain import SPECIALTY, effect_text, tie_breaks
 from coexist_ai.play.style import Style
 from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 
@@ -17,12 +17,6 @@ from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
 PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
              "train_one_to_one")
 
-SPECIALTY = {
-    "forest": "1 per forest animal released by anyone",
-    "air": "1 per air animal protected by anyone",
-    "sea": "highest conservation value left on any board",
-    "savannah": "the most Survival tokens on any one track",
-}
 
 PHASE_HELP = {
     "start": "start of turn",
