@@ -65,6 +65,8 @@ def train(games, players_text, bot_spec, seed, jobs, positions_path, hidden, epo
         card_set = resolve_card_set(cards_spec)
     except CardSetError as e:
         raise TrainError(f"--cards: {e}") from None
+    for option, path in (("--out", out_path), ("--positions", positions_path)):
+        _check_folder(option, path)   # before the self-play, not after
     made_with = {"games": games, "players": _players(players_text),
                  "bot": _bot(bot_spec), "seed": seed, "card_set": card_set.sha256}
     data = _positions(card_set, made_with, jobs, positions_path)
@@ -77,9 +79,18 @@ def train(games, players_text, bot_spec, seed, jobs, positions_path, hidden, epo
     model.meta = {"positions": made_with, "training": settings.__dict__,
                   "report": _jsonable(report), "rows": int(len(data["x"])),
                   "command": "coexist-ai train " + " ".join(sys.argv[2:])}
-    save_model(model, out_path)
+    try:
+        save_model(model, out_path)
+    except OSError as e:
+        raise TrainError(f"--out {out_path!r}: cannot write it ({e.strerror})") from None
     click.echo(format_report(report))
     click.echo(f"model written to {out_path}")
+
+
+def _check_folder(option, path):
+    folder = os.path.dirname(path) if path else "."
+    if folder and not os.path.isdir(folder):
+        raise TrainError(f"{option} {path!r}: no folder {folder!r} to write it in")
 
 
 def _positions(card_set, made_with, jobs, path):
@@ -98,7 +109,10 @@ def _positions(card_set, made_with, jobs, path):
         data = selfplay.generate(card_set, made_with["games"], made_with["players"],
                                  made_with["bot"], made_with["seed"], jobs, bar.update)
     if path:
-        selfplay.save_positions(data, made_with, path)
+        try:
+            selfplay.save_positions(data, made_with, path)
+        except OSError as e:
+            raise TrainError(f"--positions {path!r}: cannot write it ({e.strerror})") from None
     click.echo(f"{len(data['x'])} rows (a seat at a turn start) from "
                f"{len(set(data['game'].tolist()))} games")
     return data

@@ -237,3 +237,24 @@ def test_search_with_the_learned_evaluation_plays_legal_full_games(players):
     record = play_game(CS, players, 17, bots, specs, list(range(players)))
     assert record["end"] == "normal" and not record["forfeits"], record["forfeits"]
     assert len(record["moves"]) > 50
+
+
+@pytest.mark.parametrize("args, wanted", [
+    (["--players", "2,5"], "--players '2,5'"),
+    (["--bot", "cmd:python bot.py"], "self-play needs a built-in bot"),
+    (["--bot", "ismcts:eval=nothing"], "eval='nothing'"),
+    (["--out", "no/such/folder/m.npz"], "--out 'no/such/folder/m.npz'"),
+    (["--positions", "no/such/folder/p.npz"], "--positions 'no/such/folder/p.npz'"),
+])
+def test_train_mistakes_are_one_error_line(args, wanted):
+    run = cli("train", "--games", "2", "--epochs", "1", *args)
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 1, run.stderr
+    assert lines[0].startswith("error:") and wanted in lines[0], lines[0]
+
+
+def test_a_positions_file_that_is_none_is_refused(tmp_path):
+    (tmp_path / "p.npz").write_text("not an archive")
+    run = cli("train", "--games", "2", "--positions", tmp_path / "p.npz")
+    assert run.returncode == 2 and run.stderr.startswith("error: --positions"), run.stderr
+    assert (tmp_path / "p.npz").read_text() == "not an archive"   # left as it was
