@@ -1,6 +1,8 @@
 """Where tournament games are played: this process, local worker
 processes, or a Ray cluster. Each backend takes a function and the argument
 tuples of the games and yields the results as games finish."""
+from __future__ import annotations
+
 import concurrent.futures as futures
 import contextlib
 import ctypes
@@ -11,17 +13,23 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from coexist_ai.errors import CoexistError
 
 BACKENDS = ("local", "ray")
+
+Result = TypeVar("Result")
+Args = tuple[Any, ...]     # the arguments of one call of the games' function
 
 
 class BackendError(CoexistError):
     """A backend that cannot be used as asked."""
 
 
-def run_inline(function, jobs_args):
+def run_inline(function: Callable[..., Result],
+               jobs_args: Iterable[Args]) -> Iterator[Result]:
     for args in jobs_args:
         yield function(*args)
 
@@ -33,7 +41,8 @@ TASK_SECONDS = 0.05
 MAX_CHUNK = 64
 
 
-def _call_chunk(function, chunk):
+def _call_chunk(function: Callable[..., Result],
+                chunk: list[Args]) -> tuple[list[Result], float]:
     """Worker side: play a chunk of games; returns their results and the
     seconds the chunk took."""
     start = time.perf_counter()
@@ -44,19 +53,19 @@ PR_SET_PDEATHSIG = 1          # linux/prctl.h
 WATCH_SECONDS = 0.5
 
 
-def start_worker(parent):
+def start_worker(parent: int) -> None:
     """Worker initializer: Ctrl-C left to the parent, death with it."""
     _leave_interrupts_to_the_parent()
     die_with_parent(parent)
 
 
-def _leave_interrupts_to_the_parent():
+def _leave_interrupts_to_the_parent() -> None:
     """Ctrl-C reaches every process of the terminal's group: a worker would
     die printing a traceback. The parent handles it and ends the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def die_with_parent(parent):
+def die_with_parent(parent: int) -> None:
     """End this process when `parent` (the pid of the run) dies, even by SIGKILL, which no handler of the parent sees. Left
     behind, a worker plays on for minutes, holding the terminal's output
     (and, through its inherited fd, multiprocessing's resource tracker).
@@ -74,14 +83,15 @@ def die_with_parent(parent):
                      name="watch-parent").start()
 
 
-def _watch_parent(parent):
+def _watch_parent(parent: int) -> None:
     # checked at once too: the parent may have died before prctl was made
     while os.getppid() == parent:
         time.sleep(WATCH_SECONDS)
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def run_processes(function, jobs_args, jobs):
+def run_processes(function: Callable[..., Result], jobs_args: Iterable[Args],
+                  jobs: int) -> Iterator[Result]:
     """Up to `jobs` worker processes (spawned: no state leaks from here),
     each ending with this process."""
     context = multiprocessing.get_context("spawn")
@@ -102,9 +112,10 @@ def run_processes(function, jobs_args, jobs):
                 "written are intact: run the same command again to resume") from None
 
 
-def _pool_results(pool, function, queue, jobs):
+def _pool_results(pool: futures.Executor, function: Callable[..., Result],
+                  queue: Iterator[Args], jobs: int) -> Iterator[Result]:
     size = 1                     # games a task, adapted to their length
-    pending = set()
+    pending: set[futures.Future[tuple[list[Result], float]]] = set()
     try:
         while True:
             while len(pending) < 2 * jobs:
@@ -125,14 +136,14 @@ def _pool_results(pool, function, queue, jobs):
             f.cancel()
 
 
-def _package_home():
+def _package_home() -> str:
     """The folder that holds the coexist_ai package this process runs."""
     import coexist_ai
     return os.path.dirname(os.path.dirname(os.path.abspath(coexist_ai.__file__)))
 
 
 @contextlib.contextmanager
-def _working_directory(path):
+def _working_directory(path: str) -> Iterator[None]:
     """Ray puts the driver's working directory first on its workers' path:
     connecting from the package's own folder makes the workers import this
     very package, not a source checkout that happens to be the cwd."""
@@ -144,7 +155,8 @@ def _working_directory(path):
         os.chdir(before)
 
 
-def run_ray(function, jobs_args, address, in_flight=64):
+def run_ray(function: Callable[..., Result], jobs_args: Iterable[Args], address: str | None,
+            in_flight: int = 64) -> Iterator[Result]:
     """Games as Ray tasks on the cluster at `address` (an existing head, or
     None/"local" for a Ray instance started here)."""
     try:
@@ -160,7 +172,7 @@ def run_ray(function, jobs_args, address, in_flight=64):
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise BackendError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
     task = ray.remote(function)
-    pending = []
+    pending: list[Any] = []     # Ray's object refs
     try:
         for args in jobs_args:
             pending.append(task.remote(*args))
@@ -176,7 +188,8 @@ def run_ray(function, jobs_args, address, in_flight=64):
         ray.shutdown()
 
 
-def execute(function, jobs_args, jobs=1, backend="local", address=None):
+def execute(function: Callable[..., Result], jobs_args: Iterable[Args], jobs: int = 1,
+            backend: str = "local", address: str | None = None) -> Iterator[Result]:
     if backend == "ray":
         return run_ray(function, jobs_args, address)
     if backend != "local":

@@ -86,8 +86,10 @@ def page_hosts(host: str) -> list[str] | None:
               help="Port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @CARDS_OPTION
-def web(vs, players, seat, seed, fauna, seconds, hint_bot, watch, resume, replay_file,
-        game, save, pace, host, port, open_browser, cards_spec):
+def web(vs: tuple[str, ...], players: int, seat: int, seed: int | None, fauna: str | None,
+        seconds: float, hint_bot: str | None, watch: bool, resume: str | None,
+        replay_file: str | None, game: int | None, save: str | None, pace: float, host: str,
+        port: int, open_browser: bool, cards_spec: str) -> None:
     """Play Coexist in a web browser against bots (or watch them, or replay)."""
     try:
         import uvicorn

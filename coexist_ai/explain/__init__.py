@@ -56,6 +56,10 @@ Ranking (RULES.md: more points, then fewer Survival tokens, then shared):
 This interface is kept stable: the terminal game (coexist_ai/play) and the
 browser game use it.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from coexist_ai.errors import NotationError
 from coexist_ai.explain.illegal import rule_against, why_illegal
 from coexist_ai.explain.nearby import (closest, did_you_mean, names_card,
@@ -66,8 +70,11 @@ from coexist_ai.explain.words import (COLOUR_NAMES, SPECIALTY, effect_sentence,
                                       effect_text, move_text, place_text, tokens_text)
 from coexist_ai.notation import parse_move
 
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
 
-def why_not(position, text, seat=None):
+
+def why_not(position: Position, text: str, seat: int | None = None) -> str | None:
     """None when the move in notation `text` is legal for `seat` (default:
     the seat to move); otherwise why not, in words."""
     try:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from coexist_ai.bots import make_bot
+from coexist_ai.bots import Bot, make_bot
 from coexist_ai.errors import CoexistError
 from coexist_ai.match import BotFailure, as_failure
 from coexist_ai.play import gamefile
@@ -37,7 +38,7 @@ class LiveGame:
     mode = "play"
 
     def __init__(self, card_set: Any, record: dict[str, Any], save_path: str,
-                 hint_spec: str, file_records: list[Any] = (), index: int | None = None,
+                 hint_spec: str, file_records: Sequence[Any] = (), index: int | None = None,
                  pace: float = 0.0) -> None:
         humans = gamefile.human_seats(record)
         if len(humans) > 1:
@@ -55,7 +56,7 @@ class LiveGame:
         self.forfeits: list[dict[str, Any]] = list(record.get("forfeits") or [])
         self.bots = {seat: make_bot(entry["spec"], entry.get("seed"))
                      for seat, entry in enumerate(record["bots"]) if seat != self.human}
-        self.hint_bot = None
+        self.hint_bot: Bot | None = None
         self.version = 0            # bumped at every change the page must see
         self.thinking: int | None = None
         self.closed = False
@@ -121,6 +122,7 @@ class LiveGame:
             except CoexistError:
                 why = words.why_illegal(obs, move, self.human)
                 raise Refused(why or f"{move!r} is not legal here") from None
+            assert self.human is not None    # _human_to_move: there is a person
             self._apply(self.human, action, time.perf_counter() - self.asked)
             return self.snapshot()
 
@@ -175,6 +177,7 @@ class LiveGame:
         if self.hint_bot is None:
             self.hint_bot = make_bot(self.hint_spec)
         start = time.perf_counter()
+        assert self.human is not None    # asked only while the person is to move
         try:
             self.hint_bot.new_game(self.human, obs.num_players)
             action = self.hint_bot.choose(obs)
@@ -212,14 +215,17 @@ class LiveGame:
             if self.closed:
                 return False
             seat = self._bot_to_move()
+            assert seat is not None      # the wait above ends on a bot's turn
             obs = self.state.observation(seat)
             self.thinking = seat
             self._changed()
         start = time.perf_counter()
+        action: int | None = None
+        failure: BotFailure | None = None
         try:
-            action, failure = self.bots[seat].choose(obs), None
+            action = self.bots[seat].choose(obs)
         except Exception as error:  # whatever a bot raises is its forfeit
-            action, failure = None, as_failure(error)
+            failure = as_failure(error)
         seconds = time.perf_counter() - start
         with self.changed:
             self.thinking = None
@@ -233,6 +239,7 @@ class LiveGame:
                 self._changed()
                 self.save()
                 return True
+            assert action is not None    # an int, legal: checked above
             self._apply(seat, action, seconds)
         if self.pace > seconds:
             time.sleep(self.pace - seconds)   # the page shows one move at a time

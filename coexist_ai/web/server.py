@@ -168,7 +168,9 @@ def make_app(table: Table, hosts: list[str] | None = None) -> Starlette:
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def not_found(request: Request, exc: HTTPException) -> Response:
+    async def not_found(request: Request, exc: Exception) -> Response:
+        # registered for HTTPException only (Starlette types every handler for Exception)
+        assert isinstance(exc, HTTPException)
         if exc.status_code == 405:
             return error(f"{request.method} {request.url.path}: method not allowed", 405)
         return error(f"no such page: {request.url.path}", exc.status_code)

@@ -98,9 +98,11 @@ class Table:
                    game: int | None) -> str:
         """The game the server starts with; a line saying what it is."""
         if replay:
-            self.replay_record(*load_for_replay(replay, game))
-            return f"replaying {self.game.label}"
+            record, label = load_for_replay(replay, game)
+            self.replay_record(record, label)
+            return f"replaying {label}"
         if resume:
+            index: int | None       # where the game goes in the save file (None: appended)
             records, index = resumable(resume, game, self.settings.card_set)
             record, path = records[index], self.settings.save or resume
             if os.path.abspath(path) != os.path.abspath(resume):
@@ -109,6 +111,7 @@ class Table:
             self.put(self.live(record, path, records, index))
             return f"continuing game {index + 1 if index is not None else 1} of {resume}"
         self.new_game(asked)
+        assert isinstance(self.game, LiveGame)     # what new_game puts on the table
         return f"deal seed {self.seed}, saved to {self.game.save_path}"
 
     def farewell(self) -> str:

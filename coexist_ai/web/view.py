@@ -108,7 +108,7 @@ def decision_text(obs: Any, view: dict[str, Any]) -> str:
                 f"{obs.turn.capture_used} of {seat.capture_limit}).")
     if phase == "choose" and seat.turns == 0:
         return "Choose the turn's option: a first turn opens only the Mission."
-    return DECISIONS.get(phase, phase)
+    return str(DECISIONS.get(phase, phase))
 
 
 DECISIONS = {
