@@ -3,6 +3,7 @@ fitted to them (coexist_ai/learn/), with progress bars and the held-out
 comparison against the hand-written evaluation."""
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -15,7 +16,7 @@ class TrainError(CoexistError):
     """A positions file that cannot be used, a bad option value."""
 
 
-def _players(text):
+def _players(text: str) -> list[int]:
     try:
         counts = [int(n) for n in text.split(",")]
     except ValueError:
@@ -26,7 +27,7 @@ def _players(text):
     return counts
 
 
-def _bot(spec):
+def _bot(spec: str) -> str:
     from coexist_ai.bots.spec import parse_spec
     name, _ = parse_spec(spec)   # a bad spec is one error line, before any game
     if name == "external":
@@ -55,8 +56,9 @@ def _bot(spec):
               help="The model file to write (use it as ismcts:eval=learned,model=FILE).")
 @click.option("--cards", "cards_spec", default="default", show_default=True,
               help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
-def train(games, players_text, bot_spec, seed, jobs, positions_path, hidden, epochs,
-          out_path, cards_spec):
+def train(games: int, players_text: str, bot_spec: str, seed: int, jobs: int,
+          positions_path: str | None, hidden: int, epochs: int, out_path: str,
+          cards_spec: str) -> None:
     """Train the learned evaluation: positions of self-play games labelled
     with their final results, then a numpy model fitted to them."""
     from coexist_ai.learn.train import TrainSettings
@@ -72,7 +74,7 @@ def train(games, players_text, bot_spec, seed, jobs, positions_path, hidden, epo
     data = _positions(card_set, made_with, jobs, positions_path)
     settings = TrainSettings(hidden=hidden, epochs=epochs, seed=seed)
     with _bar(epochs, "training", "epoch") as bar:
-        def progress(epoch, losses):
+        def progress(epoch: int, losses: dict[str, float]) -> None:
             bar.set_postfix({k: f"{v:.4f}" for k, v in losses.items()})
             bar.update(1)
         model, report = fit(data, settings, progress)
@@ -87,13 +89,14 @@ def train(games, players_text, bot_spec, seed, jobs, positions_path, hidden, epo
     click.echo(f"model written to {out_path}")
 
 
-def _check_folder(option, path):
+def _check_folder(option: str, path: str | None) -> None:
     folder = os.path.dirname(path) if path else "."
     if folder and not os.path.isdir(folder):
         raise TrainError(f"{option} {path!r}: no folder {folder!r} to write it in")
 
 
-def _positions(card_set, made_with, jobs, path):
+def _positions(card_set: Any, made_with: dict[str, Any], jobs: int,
+               path: str | None) -> dict[str, Any]:
     from coexist_ai.learn import selfplay
     if path and os.path.exists(path):
         try:
@@ -118,13 +121,13 @@ def _positions(card_set, made_with, jobs, path):
     return data
 
 
-def _bar(total, desc, unit):
+def _bar(total: int, desc: str, unit: str) -> Any:
     from tqdm import tqdm
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr,
                 disable=None if sys.stderr.isatty() else False, mininterval=1.0)
 
 
-def format_report(report):
+def format_report(report: dict[str, Any]) -> str:
     """The held-out comparison, one line per evaluation."""
     lines = [f"held out: {report['held_out_rows']} rows of {report['held_out_games']} "
              f"games (trained on {report['train_rows']} rows)",
@@ -138,7 +141,7 @@ def format_report(report):
     return "\n".join(lines)
 
 
-def _jsonable(value):
+def _jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     return float(value) if hasattr(value, "item") else value

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import _search
 from coexist_ai._engine import Observation
 from coexist_ai.bots.base import Bot
+
+if TYPE_CHECKING:
+    from coexist_ai.learn.model import Model
 
 
 class RandomBot(Bot):
@@ -75,7 +78,7 @@ class IsmctsBot(Bot):
         return result["action"]
 
 
-def _learned_model(params):
+def _learned_model(params: dict[str, Any]) -> Model | None:
     """The model of an ismcts bot's cut-off, or None for the hand-written one."""
     if params.get("eval", "hand") == "hand":
         return None

@@ -6,6 +6,8 @@ this module reads the same quantities a second way, through the views, so
 that tests can check the compiled features on any position. Every feature is
 a public fact: the draw pile enters by its size only.
 """
+from typing import Any
+
 import numpy as np
 
 from coexist_ai import _search
@@ -31,10 +33,10 @@ FEATURE_NAMES = (
 assert len(FEATURE_NAMES) == _search.LEARNED_FEATURES, "csrc/cx_learned.h changed"
 
 
-def _board(seat):
+def _board(seat: Any) -> dict[str, float]:
     """The board features: pool caretakers matched, in board order, to the
     animals that still need them."""
-    pool = dict(seat.pool._asdict())
+    pool: dict[str, int] = dict(seat.pool._asdict())
     value = progress = ready = missing_care = missing_s = 0.0
     for animal in seat.board:
         card = animal.card
@@ -56,10 +58,10 @@ def _board(seat):
             "pool": sum(seat.pool), "loose_pool": sum(pool.values())}
 
 
-def seat_features(seat):
+def seat_features(seat: Any) -> dict[str, float]:
     """The SEAT_FEATURES of one views.SeatView, as a dict."""
     effects = seat.effects
-    g = {"conservation": seat.score.conservation, "reputation": seat.score.reputation,
+    g: dict[str, float] = {"conservation": seat.score.conservation, "reputation": seat.score.reputation,
          "specialty": seat.score.specialty, "track": seat.track,
          "released": len(seat.released),
          "free_spaces": seat.capacity - seat.spaces_used,
@@ -73,7 +75,7 @@ def seat_features(seat):
     return g
 
 
-def reference_features(position):
+def reference_features(position: Any) -> np.ndarray:
     """FEATURE_NAMES of every seat of a position, shape (players, features)."""
     seats = position.seats
     n = len(seats)

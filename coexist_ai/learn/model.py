@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -43,18 +44,18 @@ class Model:
     b1: np.ndarray
     w2: np.ndarray
     b2: np.ndarray
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def hidden(self):
+    def hidden(self) -> int:
         return int(self.w1.shape[0])
 
-    def predict(self, x):
+    def predict(self, x: np.ndarray) -> np.ndarray:
         """The outputs for rows of features, shape (rows, len(HEADS))."""
         return forward(self, np.asarray(x, dtype=np.float32))[-1]
 
 
-def forward(model, x):
+def forward(model: Model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """The normalised input, the hidden layer (None if linear) and the
     outputs: what training needs to take gradients."""
     z0 = (x - model.shift) / model.scale
@@ -63,17 +64,19 @@ def forward(model, x):
     return z0, h, 1.0 / (1.0 + np.exp(-(top @ model.w2.T + model.b2)))
 
 
-def save_model(model, path):
+def save_model(model: Model, path: str | Path) -> None:
     """Write a model file (checked first: a model that could not be read
     back is never written)."""
     check_model(model, str(path))
-    arrays = {k: np.asarray(getattr(model, k), dtype=np.float32) for k in WEIGHTS}
+    arrays: dict[str, Any] = {k: np.asarray(getattr(model, k), dtype=np.float32)
+                              for k in WEIGHTS}
+    arrays.update(format=np.array(FORMAT), features=np.array(FEATURE_NAMES),
+                  meta=np.array(json.dumps(model.meta, sort_keys=True)))
     with open(path, "wb") as f:
-        np.savez(f, format=np.array(FORMAT), features=np.array(FEATURE_NAMES),
-                 meta=np.array(json.dumps(model.meta, sort_keys=True)), **arrays)
+        np.savez(f, **arrays)
 
 
-def load_model(path):
+def load_model(path: str | Path) -> Model:
     """Read and check a model file; ModelFileError if it is not one."""
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -86,7 +89,7 @@ def load_model(path):
     return _model_from(contents, str(path))
 
 
-def _model_from(contents, where):
+def _model_from(contents: dict[str, np.ndarray], where: str) -> Model:
     missing = [k for k in ("format", "features", "meta") + WEIGHTS if k not in contents]
     if missing:
         raise ModelFileError(f"model file {where!r}: missing {', '.join(missing)}")
@@ -108,7 +111,7 @@ def _model_from(contents, where):
     return model
 
 
-def check_model(model, where):
+def check_model(model: Model, where: str) -> None:
     """Raise ModelFileError unless the weights have the shapes the search
     reads, numeric finite values and positive scales."""
     for key in WEIGHTS:
@@ -135,12 +138,12 @@ def check_model(model, where):
         raise ModelFileError(f"model file {where!r}: scale must be > 0 everywhere")
 
 
-def shipped_path():
+def shipped_path() -> Path:
     """The path of the model that ships in the package."""
     return Path(str(resources.files("coexist_ai") / "data" / "learned-eval.npz"))
 
 
-def resolve_model(name):
+def resolve_model(name: str) -> Model:
     """The model a bot spec names: SHIPPED or a file path (read once per
     path and modification time)."""
     path = shipped_path() if name == SHIPPED else Path(name)
@@ -154,5 +157,5 @@ def resolve_model(name):
 
 
 @lru_cache(maxsize=8)
-def _cached_model(path, stamp):
+def _cached_model(path: str, stamp: int) -> Model:
     return load_model(path)

@@ -9,7 +9,9 @@ the same model, bit for bit, on one machine. Positions are held out by
 game, not by row: the positions of one game share its result, and a model
 scored on rows of games it was trained on would look better than it is.
 """
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -29,25 +31,25 @@ class TrainSettings:
     seed: int = 1
 
 
-def split_games(games, share, rng):
+def split_games(games: np.ndarray, share: float, rng: np.random.Generator) -> np.ndarray:
     """A boolean mask of the rows whose game is held out."""
     ids = np.unique(games)
     held = rng.permutation(ids)[:max(1, int(round(share * len(ids))))]
     return np.isin(games, held)
 
 
-def cross_entropy(p, y):
+def cross_entropy(p: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean cross-entropy of predictions p against soft labels y, by head."""
     p = np.clip(p, EPS, 1 - EPS)
-    return -(y * np.log(p) + (1 - y) * np.log(1 - p)).mean(axis=0)
+    return np.asarray(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean(axis=0))
 
 
-def brier(p, y):
+def brier(p: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Mean squared error of the predictions, by head."""
-    return ((p - y) ** 2).mean(axis=0)
+    return np.asarray(((p - y) ** 2).mean(axis=0))
 
 
-def init_model(x, hidden, rng):
+def init_model(x: np.ndarray, hidden: int, rng: np.random.Generator) -> Model:
     """Weights scaled for the normalised inputs (He for the hidden layer)."""
     n = x.shape[1]
     shift, scale = x.mean(axis=0), x.std(axis=0)
@@ -59,7 +61,7 @@ def init_model(x, hidden, rng):
                  b2=np.zeros(len(HEADS)))
 
 
-def gradients(model, x, y):
+def gradients(model: Model, x: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
     """The loss gradients of the trainable weights on one minibatch."""
     z0, h, p = forward(model, x)
     d_out = (p - y) / (len(x) * len(HEADS))   # sigmoid + cross-entropy
@@ -72,12 +74,13 @@ def gradients(model, x, y):
 
 
 class Adam:
-    def __init__(self, names, model, rate, beta1=0.9, beta2=0.999):
+    def __init__(self, names: list[str], model: Model, rate: float, beta1: float = 0.9,
+                 beta2: float = 0.999) -> None:
         self.rate, self.b1, self.b2, self.t = rate, beta1, beta2, 0
         self.m = {k: np.zeros_like(getattr(model, k)) for k in names}
         self.v = {k: np.zeros_like(getattr(model, k)) for k in names}
 
-    def step(self, model, grads, decay):
+    def step(self, model: Model, grads: dict[str, np.ndarray], decay: float) -> None:
         self.t += 1
         for k, g in grads.items():
             w = getattr(model, k)
@@ -90,7 +93,9 @@ class Adam:
             setattr(model, k, w - self.rate * m_hat / (np.sqrt(v_hat) + 1e-8))
 
 
-def train(data, settings, progress=None):
+def train(data: dict[str, np.ndarray], settings: TrainSettings,
+          progress: Callable[[int, dict[str, float]], Any] | None = None
+          ) -> tuple[Model, dict[str, Any]]:
     """Fit a model to self-play positions (selfplay.generate's arrays);
     returns (model, report) where the report holds the held-out losses of
     the model and of the hand-written evaluation, by head."""
@@ -113,19 +118,19 @@ def train(data, settings, progress=None):
     return _as_float32(model), report
 
 
-def _losses(model, data, held):
+def _losses(model: Model, data: dict[str, np.ndarray], held: np.ndarray) -> dict[str, float]:
     return {"train": float(cross_entropy(model.predict(data["x"][~held]),
                                          data["y"][~held]).mean()),
             "held_out": float(cross_entropy(model.predict(data["x"][held]),
                                             data["y"][held]).mean())}
 
 
-def evaluate(model, data, mask):
+def evaluate(model: Model, data: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, Any]:
     """Cross-entropy, Brier score and winner accuracy of the model and of the
     hand-written evaluation on the rows of `mask`, by head."""
     y, hand = data["y"][mask], data["hand"][mask]
     learned = model.predict(data["x"][mask])
-    report = {}
+    report: dict[str, Any] = {}
     for name, p in (("learned", learned), ("hand", hand)):
         report[name] = {"cross_entropy": dict(zip(HEADS, cross_entropy(p, y).tolist())),
                         "brier": dict(zip(HEADS, brier(p, y).tolist())),
@@ -133,7 +138,8 @@ def evaluate(model, data, mask):
     return report
 
 
-def winner_accuracy(rank_estimate, data, mask):
+def winner_accuracy(rank_estimate: np.ndarray, data: dict[str, np.ndarray],
+                    mask: np.ndarray) -> float:
     """Share of held-out positions whose seat with the best estimate of the
     rank share is a winner of the game (positions with a shared first place
     among the best estimates count half)."""
@@ -147,10 +153,10 @@ def winner_accuracy(rank_estimate, data, mask):
         hits += wins[row + best].mean()
         total += 1
         row += n
-    return hits / total if total else 0.0
+    return float(hits / total) if total else 0.0
 
 
-def _as_float32(model):
+def _as_float32(model: Model) -> Model:
     for k in ("shift", "scale", "w1", "b1", "w2", "b2"):
         setattr(model, k, np.asarray(getattr(model, k), dtype=np.float32))
     return model
