@@ -4,13 +4,19 @@ from typing import Any, TypedDict
 
 from typing_extensions import Self, disjoint_base
 
+import numpy as np
+
 from coexist_ai._engine import Position
+from coexist_ai.learn.model import Model
 
 REWARDS: tuple[str, ...]
 MAX_TREE_NODES: int
 GREEDY_MAX_NODES: int
 MAX_THREADS: int
 POLICIES: tuple[str, ...]
+LEARNED_FEATURES: int
+LEARNED_MAX_HIDDEN: int
+LEARNED_HEADS: int
 
 # (action, visits, iterations in which it was legal, mean reward)
 _RootMove = tuple[int, int, int, float]
@@ -34,7 +40,7 @@ class Searcher:
     def __new__(cls, c: float = 0.7, reward: str = "rank", margin_weight: float = 0.1,
                  policy: str = "light", rollout_depth: int = 0, discount: float = 1.0,
                  threads: int = 1, max_nodes: int = 1_000_000, reuse: bool = True,
-                 seed: int = 0) -> Self: ...
+                 seed: int = 0, learned: Model | None = None) -> Self: ...
     @property
     def settings(self) -> dict[str, Any]: ...
     def request_stop(self) -> None: ...
@@ -45,3 +51,9 @@ class Searcher:
 
 def greedy_choose(position: Position, max_nodes: int = 20000) -> tuple[int, int]: ...
 def greedy_value(position: Position, seat: int) -> float: ...
+
+# the learned evaluation (coexist_ai/_learned.pxi, csrc/cx_learned.c)
+def learned_features(position: Position) -> np.ndarray: ...
+def learned_predict(model: Model, features: np.ndarray) -> np.ndarray: ...
+def cutoff_values(position: Position, model: Model | None = None, reward: str = "rank",
+                  margin_weight: float = 0.1) -> list[float]: ...

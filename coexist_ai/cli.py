@@ -126,6 +126,8 @@ main.add_command(play)
 main.add_command(replay)
 from coexist_ai.cli_web import web  # noqa: E402
 main.add_command(web)
+from coexist_ai.cli_learn import train  # noqa: E402
+main.add_command(train)
 
 
 def run() -> None:

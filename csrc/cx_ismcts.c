@@ -205,7 +205,7 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     }
     float reward[CX_MAX_PLAYERS];
     cx_rollout(&d, cs, prm->policy, prm->rollout_depth, &t->rng);
-    cx_reward(&d, cs, prm->reward_kind, prm->margin_weight, reward);
+    cx_cutoff_reward(prm->learned, &d, cs, prm->reward_kind, prm->margin_weight, reward);
     discount_delay(reward, obs, &d, prm->discount);
     for (int k = 0; k < depth; k++) {
         cx_edge *e = &t->edges[path_edge[k]];

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import _search
 from coexist_ai._engine import Observation
 from coexist_ai.bots.base import Bot
+
+if TYPE_CHECKING:
+    from coexist_ai.learn.model import Model
 
 
 class RandomBot(Bot):
@@ -50,7 +53,7 @@ class IsmctsBot(Bot):
                               rollout_depth=p["rollout_depth"],
                               discount=p["discount"], threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
-                              seed=p["seed"])
+                              seed=p["seed"], learned=_learned_model(p))
 
     def new_game(self, seat: int, num_players: int) -> None:
         self.searcher = self._make_searcher()
@@ -73,3 +76,11 @@ class IsmctsBot(Bot):
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))
         return result["action"]
+
+
+def _learned_model(params: dict[str, Any]) -> Model | None:
+    """The model of an ismcts bot's cut-off, or None for the hand-written one."""
+    if params.get("eval", "hand") == "hand":
+        return None
+    from coexist_ai.learn.model import resolve_model
+    return resolve_model(params["model"])

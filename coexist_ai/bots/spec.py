@@ -91,6 +91,10 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
+        Param("eval", str, "hand", "evaluation at the rollout cut-off: hand (csrc/cx_eval.c) "
+              "or learned (the model of `model`)", choices=("hand", "learned")),
+        Param("model", str, "default", "eval=learned: default (the shipped model) or a "
+              ".npz written by `coexist-ai train`"),
         SEED]),
 }
 
@@ -123,7 +127,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
         raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
                            f"({2 * params['threads']} for {params['threads']} threads)")
+    if name == "ismcts":
+        _check_learned(params, spec)
     return name, params
+
+
+def _check_learned(params: dict[str, Any], spec: str) -> None:
+    """A learned evaluation's model file is read (and checked) with the spec,
+    so that a bad file is refused before any game starts."""
+    from coexist_ai.learn.model import SHIPPED, ModelFileError, resolve_model
+    if params["eval"] == "hand" and params["model"] != SHIPPED:
+        raise BotSpecError(f"{spec!r}: model= is read only with eval=learned")
+    if params["eval"] == "learned":
+        try:
+            resolve_model(params["model"])
+        except ModelFileError as e:
+            raise BotSpecError(f"{spec!r}: {e}") from None
 
 
 def _set_param(name: str, params: dict[str, Any], key: str, text: str | None,
