@@ -81,25 +81,31 @@ def _watch_parent(parent):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def run_processes(function, jobs_args, jobs):
+@contextlib.contextmanager
+def process_session(jobs):
     """Up to `jobs` worker processes (spawned: no state leaks from here),
-    each ending with this process."""
+    each ending with this process, kept for every batch played in the
+    block: yields run(function, jobs_args)."""
     context = multiprocessing.get_context("spawn")
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                      initializer=start_worker,
                                      initargs=(os.getpid(),)) as pool:
-        try:
-            yield from _pool_results(pool, function, iter(jobs_args), jobs)
-        except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-            raise
-        except futures.process.BrokenProcessPool:
-            # the games in flight are lost, never the ones recorded
-            raise BackendError(
-                "a worker process died abruptly while playing (a crash of the "
-                "compiled core, or killed, e.g. out of memory); the records "
-                "written are intact: run the same command again to resume") from None
+        yield lambda function, jobs_args: _pool_batch(pool, function, jobs_args, jobs)
+
+
+def _pool_batch(pool, function, jobs_args, jobs):
+    try:
+        yield from _pool_results(pool, function, iter(jobs_args), jobs)
+    except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
+        for worker in multiprocessing.active_children():
+            worker.terminate()
+        raise
+    except futures.process.BrokenProcessPool:
+        # the games in flight are lost, never the ones recorded
+        raise BackendError(
+            "a worker process died abruptly while playing (a crash of the "
+            "compiled core, or killed, e.g. out of memory); the records "
+            "written are intact: run the same command again to resume") from None
 
 
 def _pool_results(pool, function, queue, jobs):
@@ -144,9 +150,25 @@ def _working_directory(path):
         os.chdir(before)
 
 
-def run_ray(function, jobs_args, address, in_flight=64):
+@contextlib.contextmanager
+def ray_session(address, in_flight=64):
     """Games as Ray tasks on the cluster at `address` (an existing head, or
-    None/"local" for a Ray instance started here)."""
+    None/"local" for a Ray instance started here), connected at the first
+    batch and kept for every batch played in the block."""
+    connected = []
+
+    def run(function, jobs_args):
+        if not connected:
+            connected.append(_connect_ray(address))
+        return _ray_batch(connected[0], function, jobs_args, in_flight)
+    try:
+        yield run
+    finally:
+        if connected:
+            connected[0].shutdown()
+
+
+def _connect_ray(address):
     try:
         import ray
     except ImportError:
@@ -159,6 +181,10 @@ def run_ray(function, jobs_args, address, in_flight=64):
                      include_dashboard=False, logging_level="ERROR")
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise BackendError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+    return ray
+
+
+def _ray_batch(ray, function, jobs_args, in_flight):
     task = ray.remote(function)
     pending = []
     try:
@@ -173,14 +199,27 @@ def run_ray(function, jobs_args, address, in_flight=64):
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
-        ray.shutdown()
+
+
+@contextlib.contextmanager
+def session(jobs=1, backend="local", address=None):
+    """Where batches of games are played, kept open between batches (a
+    tuner plays a batch an iteration: starting the workers or Ray for each
+    would cost more than its games). Yields run(function, jobs_args),
+    which yields the results as the games finish."""
+    if backend == "ray":
+        with ray_session(address) as run:
+            yield run
+    elif backend != "local":
+        raise BackendError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    elif jobs <= 1:
+        yield run_inline
+    else:
+        with process_session(jobs) as run:
+            yield run
 
 
 def execute(function, jobs_args, jobs=1, backend="local", address=None):
-    if backend == "ray":
-        return run_ray(function, jobs_args, address)
-    if backend != "local":
-        raise BackendError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    if jobs <= 1:
-        return run_inline(function, jobs_args)
-    return run_processes(function, jobs_args, jobs)
+    """One batch: the results of `function` over `jobs_args`, as they finish."""
+    with session(jobs, backend, address) as run:
+        yield from run(function, jobs_args)

@@ -107,6 +107,8 @@ main.add_command(protocol)
 from coexist_ai.cli_play import play, replay  # noqa: E402
 main.add_command(play)
 main.add_command(replay)
+from coexist_ai.cli_tune import tune  # noqa: E402
+main.add_command(tune)
 
 
 def run():

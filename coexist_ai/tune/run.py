@@ -1,0 +1,216 @@
+"""A tuning run: SPSA iterations over duplicate deals, each game recorded
+as it ends. A resume replays the iterations from the records (theta after
+each follows from the results alone) and plays only the games missing, so
+it ends at the theta an uninterrupted run ends at."""
+import math
+import time
+from dataclasses import dataclass
+
+from coexist_ai.backends import session
+from coexist_ai.interrupts import held
+from coexist_ai.progress import Progress
+from coexist_ai.tournament import _play_one
+from coexist_ai.tune.plan import iteration_result
+from coexist_ai.tune.settings import TuneError
+from coexist_ai.tune.spsa import Spsa
+from coexist_ai.tune.store import Store
+
+
+@dataclass
+class Step:
+    iteration: int
+    plus: list
+    minus: list
+    result: float
+    theta: list         # after the update
+
+
+class Outcome:
+    """What a run found: the history of theta and the tuned spec."""
+
+    def __init__(self, settings, spsa):
+        self.settings, self.spsa = settings, spsa
+        self.start, self.history = spsa.start(), []
+        self.games = self.forfeits = 0
+        self.interrupted = False
+
+    @property
+    def theta(self):
+        return self.history[-1].theta if self.history else self.start
+
+    @property
+    def finished(self):
+        return len(self.history) == self.settings.iterations
+
+    def shown(self, values=None):
+        """The tuned values as a spec gives them: whole numbers rounded,
+        the others to a tenth of their step."""
+        values = self.theta if values is None else values
+        return [d.value(round(v, decimals(d.step))) for d, v in
+                zip(self.settings.dimensions, values)]
+
+    @property
+    def spec(self):
+        return self.settings.spec(self.shown())
+
+
+def decimals(step):
+    return max(0, 1 - math.floor(math.log10(step)))
+
+
+class RateEta:
+    """Time left at the pace of the games played so far in this process
+    (an iteration waits for its slowest game, so the pace of the parallel
+    jobs is what counts, not one game's time)."""
+
+    def __init__(self, left):
+        self.left, self.seen, self.began = left, 0, time.monotonic()
+
+    def observe(self, record):
+        self.seen, self.left = self.seen + 1, self.left - 1
+
+    def seconds_left(self):
+        if not self.seen:
+            return None
+        return (time.monotonic() - self.began) / self.seen * max(0, self.left)
+
+
+def tune(settings, out=None, jobs=1, backend="local", address=None, progress=True,
+         echo=print):
+    """Run (or resume, from the records in the folder `out`) the tuning
+    run of `settings`; returns its Outcome. Ctrl-C ends it with the
+    history so far (Outcome.interrupted)."""
+    store = Store(out, settings, echo) if out else None
+    echo(describe(settings))
+    if store and store.recorded:
+        total = settings.iterations * settings.games_per_iteration
+        echo(f"{out}: {len(store.recorded)} games already played, "
+             f"{total - len(store.recorded)} to go")
+    try:
+        return _tune(settings, store, jobs, backend, address, progress)
+    finally:
+        if store:
+            store.close()
+
+
+def _tune(settings, store, jobs, backend, address, progress):
+    spsa = Spsa(settings.dimensions, settings.iterations, settings.seed, settings.rate)
+    plan = settings.plan
+    outcome = Outcome(settings, spsa)
+    recorded = store.recorded if store else {}
+    total = settings.iterations * plan.per_iteration
+    bar = Progress(total, len(recorded), lambda width, final: _line(outcome, width),
+                   RateEta(total - len(recorded)), progress)
+    try:
+        with session(jobs, backend, address) as play:
+            for k in range(settings.iterations):
+                _iteration(k, outcome, plan, recorded, store, play, bar)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    finally:
+        bar.close()
+        if store:
+            store.write_history(*history_files(outcome))
+    return outcome
+
+
+def describe(settings):
+    """The line that opens a run."""
+    dims = ", ".join(f"{d.name} {d.start:g} in {d.low:g}..{d.high:g} (step {d.step:g})"
+                     for d in settings.dimensions)
+    match = (f"against {settings.against}" if settings.against else "theta+ vs theta-")
+    return (f"tune {settings.bot}: {dims}; {settings.iterations} iterations of "
+            f"{settings.games_per_iteration} games ({match}, {settings.players} players), "
+            f"rate {settings.rate:.3g}, seed {settings.seed}")
+
+
+def _iteration(k, outcome, plan, recorded, store, play, bar):
+    settings, spsa = outcome.settings, outcome.spsa
+    theta = outcome.theta
+    plus, minus = spsa.perturbed(theta, k)
+    specs = settings.spec(plus), settings.spec(minus)
+    games = plan.games(k)
+    results, todo = {}, []
+    for game in games:
+        head = record_head(settings, plan, game, specs)
+        if game.index in recorded:
+            line, record = recorded[game.index]
+            _check_record(store, line, record, head)
+            results[game.index] = record
+        else:
+            todo.append(_worker_args(settings, game, head))
+    for record in play(_play_one, todo):
+        with held():      # an interrupt now would leave a game saved but not counted
+            if store:
+                store.write(record)
+            results[record["game"]] = record
+        bar.update(record)
+    outcome.games += len(games)
+    outcome.forfeits += sum(1 for g in games if results[g.index]["forfeits"])
+    if k == 0 and all(results[g.index]["forfeits"] for g in games):
+        reason = results[games[0].index]["forfeits"][0]["reason"]
+        raise TuneError(f"every game of the first iteration was forfeited ({reason}): "
+                        "the bots cannot play as tuned")
+    result = iteration_result(games, lambda g: results[g.index]["ranks"])
+    outcome.history.append(Step(k, plus, minus, result, spsa.update(theta, k, result)))
+
+
+def record_head(settings, plan, game, specs):
+    """What the record of `game` says of its place and its bots."""
+    return {"run": settings.run_id, "tournament": "tune", "seed": settings.seed,
+            "game": game.index, "block": game.iteration * plan.deals + game.deal,
+            "round": game.iteration, "rotation": game.rotation,
+            "entrants": list(game.roles), "players": settings.players,
+            "bots": [{"spec": spec, "seed": seed} for spec, seed in
+                     zip(plan.specs(game, *specs), game.bot_seeds)]}
+
+
+def _worker_args(settings, game, head):
+    meta = {k: v for k, v in head.items() if k not in ("players", "bots")}
+    return (settings.cards_spec, settings.players, game,
+            [b["spec"] for b in head["bots"]], meta, settings.card_set.sha256)
+
+
+def _check_record(store, line, record, head):
+    for key, value in head.items():
+        if record.get(key) != value:
+            raise TuneError(
+                f"{store.games_path}:{line}: game {head['game']} is not the game this run "
+                f"plays there: its {key} is {record.get(key)!r}, the run's {value!r} (a "
+                "record edited, or of another version of the tuner); use another --out")
+
+
+def _line(outcome, width):
+    done = len(outcome.history)
+    values = ", ".join(f"{d.name} {format_value(d, v)}" for d, v in
+                       zip(outcome.settings.dimensions, outcome.theta))
+    return f"iteration {done}/{outcome.settings.iterations}: {values}"[:width]
+
+
+def format_value(dimension, value):
+    """theta as it moves: a whole-number parameter too shows its tenths."""
+    return f"{value:.{1 if dimension.integer else decimals(dimension.step)}f}"
+
+
+def history_files(outcome):
+    """(the CSV text, the JSON document) of the history of theta."""
+    names = [d.name for d in outcome.settings.dimensions]
+    header = ["iteration", "result"] + [f"{n}+" for n in names] + [f"{n}-" for n in names] + names
+    rows = [",".join(header)]
+    for step in outcome.history:
+        rows.append(",".join(str(x) for x in [step.iteration, step.result, *step.plus,
+                                              *step.minus, *step.theta]))
+    spsa = outcome.spsa
+    document = {
+        "settings": outcome.settings.identity(), "spec": outcome.spec,
+        "finished": outcome.finished, "iterations_done": len(outcome.history),
+        "games": outcome.games, "forfeits": outcome.forfeits,
+        "start": dict(zip(names, outcome.start)), "theta": dict(zip(names, outcome.theta)),
+        "tuned": dict(zip(names, outcome.shown())),
+        "history": [{"iteration": s.iteration, "result": s.result,
+                     "c": {d.name: spsa.c(s.iteration, d) for d in spsa.dimensions},
+                     "a": {d.name: spsa.a(s.iteration, d) for d in spsa.dimensions},
+                     "plus": dict(zip(names, s.plus)), "minus": dict(zip(names, s.minus)),
+                     "theta": dict(zip(names, s.theta))} for s in outcome.history],
+    }
+    return "\n".join(rows) + "\n", document
