@@ -35,7 +35,8 @@ def parse_dimension(text, bot, params):
                         "(e.g. c=0.2:2 or rollout_depth=2:16:1)")
     known = {p.name: p for p in numeric_params(bot)}
     if name not in known:
-        why = "is not numeric" if name in params else "is not a parameter of it"
+        why = ("is a seed: no value of it plays better than another" if name in NOT_TUNED
+               else "is not numeric" if name in params else "is not a parameter of it")
         raise TuneError(f"--param {text!r}: {name!r} {why}; the numeric parameters of "
                         f"{bot}: {', '.join(known) or 'none'}")
     param = known[name]
