@@ -1,4 +1,5 @@
 """`coexist-ai tune`."""
+import os
 import shlex
 import sys
 
@@ -50,8 +51,6 @@ def tune(spec, params, against, players, iterations, games, seed, rate, jobs, ou
       coexist-ai tune ismcts:iterations=1000 --param c=0.1:2 \\
           --param margin_weight=0:0.5 --iterations 300 --seed 1 --out tune-c
     """
-    import os
-
     from coexist_ai.cli import _card_set
     from coexist_ai.cli_tournament import choose_seed
     from coexist_ai.tune import Settings, tune as run_tune

@@ -2,14 +2,16 @@
 and history; a resume after SIGKILL (and after Ctrl-C) ends at the theta
 of an uninterrupted run; bad input is one error line, exit status 2."""
 import json
+import shlex
 import signal
+import sys
 
 import pytest
 
 from coexist_ai.bots import parse_spec
 from coexist_ai.records import read_records
 from coexist_ai.tune.spsa import Spsa
-from cli_process import (assert_clear_error, assert_ok, cli, killed_at_exit,
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
                          wait_for_records)
 
 BOT = "ismcts:iterations=40"
@@ -223,3 +225,15 @@ def test_an_out_that_is_a_file_or_not_a_run_is_refused(tmp_path):
     (foreign / "games.jsonl").write_text('{"format":"coexist-game"}\n')
     assert_clear_error(cli("tune", *TINY, "--out", foreign), "has no run.json")
     assert (foreign / "games.jsonl").read_text() == '{"format":"coexist-game"}\n'
+
+
+def test_a_run_whose_first_games_are_all_forfeits_stops(tmp_path):
+    crashing = "cmd:" + shlex.join([sys.executable, str(ROOT / "tests" / "protocol_broken_bot.py"),
+                                    "crash_start"])
+    out = tmp_path / "run"
+    proc = cli("tune", "greedy:max_nodes=200", "--param", "max_nodes=50:400", "--against",
+               crashing, "--iterations", 3, "--seed", 1, "--jobs", 1, "--quiet", "--out", out)
+    assert_clear_error(proc, "every game of the first iteration ended in a forfeit",
+                       "cannot load my weights")
+    assert len(read_records(str(out / "games.jsonl"))) == 4
+    assert history(out)["iterations_done"] == 0

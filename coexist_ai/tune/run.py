@@ -149,8 +149,8 @@ def _iteration(k, outcome, plan, recorded, store, play, bar):
     outcome.forfeits += sum(1 for g in games if results[g.index]["forfeits"])
     if k == 0 and all(results[g.index]["forfeits"] for g in games):
         reason = results[games[0].index]["forfeits"][0]["reason"]
-        raise TuneError(f"every game of the first iteration was forfeited ({reason}): "
-                        "the bots cannot play as tuned")
+        raise TuneError(f"every game of the first iteration ended in a forfeit ({reason}): "
+                        "stopping rather than tuning on forfeits")
     result = iteration_result(games, lambda g: results[g.index]["ranks"])
     outcome.history.append(Step(k, plus, minus, result, spsa.update(theta, k, result)))
 
