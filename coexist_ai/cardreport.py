@@ -5,12 +5,15 @@ any bot spec) and sums up game length, how games end, the score range, how
 often each effect kind fires, and how often each specialty wins against its
 fair share.
 """
+from __future__ import annotations
+
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from coexist_ai import _engine
-from coexist_ai.cards import EFFECT_KINDS
+from coexist_ai.cards import EFFECT_KINDS, CardSet
 from coexist_ai.notation import split_action
 from coexist_ai.vocabulary import IMMEDIATE_EFFECTS, ActionKind, Fauna
 
@@ -25,41 +28,46 @@ class GameFacts:
     rounds: int
     actions: int
     end_reason: str
-    scores: list
-    winners_faunas: list
-    faunas: list
-    released: Counter = field(default_factory=Counter)
-    used: Counter = field(default_factory=Counter)
+    scores: list[int]
+    winners_faunas: list[str]
+    faunas: list[str]
+    released: Counter[str] = field(default_factory=Counter)
+    used: Counter[str] = field(default_factory=Counter)
 
 
-def bot_policy(spec, players, seed):
+Policy = Callable[[_engine.State, random.Random], int]
+
+
+def bot_policy(spec: str, players: int, seed: int) -> Policy:
     """A policy in which every seat is played by its own copy of a bot."""
     from coexist_ai.bots import make_bot
     bots = [make_bot(spec, seed * 10 + seat) for seat in range(players)]
 
-    def choose(state, rng):
+    def choose(state: _engine.State, rng: random.Random) -> int:
         return bots[state.current_player].choose(state.observation(state.current_player))
     return choose
 
 
-def _effect_kind(card_set, card_index):
+def _effect_kind(card_set: CardSet, card_index: int) -> str | None:
     effect = card_set.cards[card_index].effect
     return effect.kind if effect else None
 
 
-def _note_effects(state, action, facts):
+def _note_effects(state: _engine.State, action: int, facts: GameFacts) -> None:
     """Count releases of animals with an effect, and effects really used."""
     kind, _, _, card, _ = split_action(action)
     card_set = state.card_set
-    if kind == ActionKind.RELEASE and _effect_kind(card_set, card):
-        facts.released[_effect_kind(card_set, card)] += 1
+    if kind == ActionKind.RELEASE and (released := _effect_kind(card_set, card)):
+        facts.released[released] += 1
     elif state.phase == "start" and kind == ActionKind.APPLY:
         facts.used["start_recruit"] += 1
     elif state.phase == "effect" and kind not in (ActionKind.SKIP, ActionKind.END):
-        facts.used[state.turn.effect_card.effect.kind] += 1
+        in_play = state.turn.effect_card   # the effect phase always has one
+        assert in_play is not None and in_play.effect is not None
+        facts.used[in_play.effect.kind] += 1
 
 
-def _end_reason(state):
+def _end_reason(state: _engine.State) -> str:
     goal = state.card_set.rules["release_goal"]
     if any(len(seat.released) >= goal for seat in state.seats):
         return "release goal"
@@ -68,7 +76,7 @@ def _end_reason(state):
     return "round safeguard"
 
 
-def play_one(card_set, players, seed, spec="random"):
+def play_one(card_set: CardSet, players: int, seed: int, spec: str = "random") -> GameFacts:
     state = _engine.State.new(card_set, players=players, seed=seed)
     rng = random.Random(seed)
     policy = bot_policy(spec, players, seed)
@@ -86,7 +94,7 @@ def play_one(card_set, players, seed, spec="random"):
     return facts
 
 
-def summarize(all_facts):
+def summarize(all_facts: Sequence[GameFacts]) -> list[str]:
     """Text lines of the report, for one player count."""
     n = len(all_facts)
     players = all_facts[0].players
@@ -112,8 +120,9 @@ def summarize(all_facts):
     return lines
 
 
-def _specialty_lines(all_facts):
-    wins, seats = defaultdict(float), Counter()
+def _specialty_lines(all_facts: Sequence[GameFacts]) -> list[str]:
+    wins: defaultdict[str, float] = defaultdict(float)
+    seats: Counter[str] = Counter()
     for f in all_facts:
         seats.update(f.faunas)
         for fauna in f.winners_faunas:
@@ -122,7 +131,8 @@ def _specialty_lines(all_facts):
             for fauna in Fauna if seats[fauna]]
 
 
-def card_set_report(card_set, games=400, seed=1, player_counts=(2, 3, 4), spec="random"):
+def card_set_report(card_set: CardSet, games: int = 400, seed: int = 1,
+                    player_counts: Sequence[int] = (2, 3, 4), spec: str = "random") -> str:
     label = "reconstructed" if card_set.is_reconstructed else "from " + str(card_set.source)
     lines = [f"card set {card_set.name!r} ({label}), sha256 {card_set.sha256[:16]}",
              f"players: every seat played by {spec!r} (equal players, seeded)"]

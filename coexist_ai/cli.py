@@ -3,11 +3,11 @@ import sys
 
 import click
 
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, resolve_card_set
 from coexist_ai.errors import CoexistError
 
 
-def _card_set(spec):
+def _card_set(spec: str) -> CardSet:
     try:
         return resolve_card_set(spec)
     except CardSetError as e:
@@ -21,7 +21,7 @@ CARDS_OPTION = click.option(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="coexist-ai")
-def main():
+def main() -> None:
     """Coexist AI: strong opponents and a tournament harness for Coexist."""
 
 
@@ -41,7 +41,8 @@ def main():
 @click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
               help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games, seed, search, python, openspiel, simulations, cards_spec):
+def bench(games: int | None, seed: int, search: bool, python: bool, openspiel: bool,
+          simulations: int, cards_spec: str) -> None:
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
                                   run_python_bench, run_search_bench)
@@ -61,20 +62,20 @@ def bench(games, seed, search, python, openspiel, simulations, cards_spec):
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
 @click.option("--seed", default=1, show_default=True, type=int)
 @CARDS_OPTION
-def game(players, seed, cards_spec):
+def game(players: int, seed: int, cards_spec: str) -> None:
     """Play one game of uniformly random moves and print it move by move."""
     from coexist_ai.showgame import print_random_game
     print_random_game(_card_set(cards_spec), players, seed, click.echo)
 
 
 @main.group()
-def cards():
+def cards() -> None:
     """Card sets: check a file, report how a set plays."""
 
 
 @cards.command("check")
 @click.argument("path")
-def cards_check(path):
+def cards_check(path: str) -> None:
     """Validate a card-set TOML file."""
     card_set = _card_set(path)
     click.echo(f"{path}: card set {card_set.name!r} is valid: "
@@ -88,7 +89,7 @@ def cards_check(path):
 @click.option("--bot", "bot_spec", default="random", show_default=True,
               help="The bot playing every seat (e.g. greedy for sensible play).")
 @CARDS_OPTION
-def cards_report(games, seed, bot_spec, cards_spec):
+def cards_report(games: int, seed: int, bot_spec: str, cards_spec: str) -> None:
     """Game length, scores, effect use and specialty balance of a card set."""
     from coexist_ai.bots import parse_spec
     from coexist_ai.cardreport import card_set_report
@@ -109,9 +110,11 @@ main.add_command(play)
 main.add_command(replay)
 from coexist_ai.cli_tune import tune  # noqa: E402
 main.add_command(tune)
+from coexist_ai.cli_web import web  # noqa: E402
+main.add_command(web)
 
 
-def run():
+def run() -> None:
     """Entry point that turns user mistakes into one clear line, no traceback."""
     try:
         main(standalone_mode=True)

@@ -1,13 +1,22 @@
 """`coexist-ai play` (a person against bots) and `coexist-ai replay`."""
+from __future__ import annotations
+
 import os
 import secrets
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 from click.core import ParameterSource
 
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, resolve_card_set
+
+if TYPE_CHECKING:
+    from coexist_ai.match import Record
+
+T = TypeVar("T")
 
 COLOR_OPTION = click.option(
     "--color", "color", default="auto", show_default=True,
@@ -19,14 +28,14 @@ CARDS_OPTION = click.option(
 NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed", "fauna")
 
 
-def _card_set(spec):
+def _card_set(spec: str) -> CardSet:
     try:
         return resolve_card_set(spec)
     except CardSetError as e:
         raise click.BadParameter(str(e), param_hint="--cards") from None
 
 
-def with_time(spec, seconds):
+def with_time(spec: str, seconds: float) -> str:
     """An ismcts spec that sets no budget searches for `seconds` a move."""
     name, _, rest = spec.partition(":")
     keys = {item.partition("=")[0].strip() for item in rest.split(",") if item.strip()}
@@ -35,7 +44,7 @@ def with_time(spec, seconds):
     return f"{spec}{',' if rest else ':'}time={seconds:g}"
 
 
-def opponent_specs(vs, players, seconds):
+def opponent_specs(vs: tuple[str, ...], players: int, seconds: float) -> list[str]:
     """One spec per opponent from --vs (none, one for all, or one each)."""
     if not vs:
         vs = ("ismcts",)
@@ -48,7 +57,7 @@ def opponent_specs(vs, players, seconds):
     return [with_time(s, seconds) for s in vs]
 
 
-def default_save_path():
+def default_save_path() -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path, n = f"coexist-game-{stamp}.jsonl", 1
     while os.path.exists(path):
@@ -57,7 +66,7 @@ def default_save_path():
     return path
 
 
-def _in_game(path, index, make):
+def _in_game(path: str, index: int, make: Callable[[], T]) -> T:
     """make(): a replay or a resumed game of the record at `index` of the
     file at `path`, whose refusals (a move that cannot be played, a deck
     that is not the card set's, a bot spec that names no bot) name that
@@ -70,7 +79,7 @@ def _in_game(path, index, make):
         raise GameFileError(f"{path}: game {index + 1}: {e}") from None
 
 
-def _existing_records(path):
+def _existing_records(path: str) -> list[Record]:
     """The games already in the save file (refused before the game if it
     is no file to save to, not at the game's first save)."""
     from coexist_ai.play.gamefile import check_save_path
@@ -107,8 +116,10 @@ def _existing_records(path):
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
 @click.pass_context
-def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, save,
-         cards_spec, color, no_clear):
+def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed: int | None,
+         fauna: str | None, seconds: float, hint_bot: str | None, resume: str | None,
+         game: int | None, save: str | None, cards_spec: str, color: str,
+         no_clear: bool) -> None:
     """Play Coexist in the terminal against bots."""
     from coexist_ai.bots import make_bot
     from coexist_ai.cli_tournament import unique_names
@@ -121,6 +132,7 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     make_bot(hint_spec).close()                  # refuse a bad spec now
     console = Console(detect_style(color), clear=not no_clear)
+    index: int | None      # where the game goes in the save file (None: appended)
     if resume:
         given = [f"--{o}" for o in NEW_GAME_OPTIONS
                  if ctx.get_parameter_source(o) == ParameterSource.COMMANDLINE]
@@ -156,7 +168,7 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
         save = save or default_save_path()
         records, index = _existing_records(save), None
         console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")
-    def start():
+    def start() -> PlaySession:
         return PlaySession(card_set, record, console, save, hint_spec, records, index)
     session = _in_game(resume, source, start) if resume else start()
     ctx.exit(session.run())
@@ -172,7 +184,8 @@ def play(ctx, players, vs, seat, seed, fauna, seconds, hint_bot, resume, game, s
 @CARDS_OPTION
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
-def replay(file, game, to_end, move, cards_spec, color, no_clear):
+def replay(file: str, game: int | None, to_end: bool, move: int | None, cards_spec: str,
+           color: str, no_clear: bool) -> None:
     """Step through a recorded game (a duel, tournament or saved play).
 
     Keys (then Enter): n or Enter next move, p previous, g N go to move N,
@@ -191,7 +204,7 @@ def replay(file, game, to_end, move, cards_spec, color, no_clear):
         card_set, records[index], f"{os.path.basename(file)} game {index + 1} of {len(records)}"))
     style = detect_style(color)
     if to_end or move is not None:
-        k = viewer.last if to_end else move
+        k = viewer.last if move is None else move     # --to-end: the last
         if k > viewer.last:
             raise click.BadParameter(f"{k}: the game has moves 0 to {viewer.last}",
                                      param_hint="--move")

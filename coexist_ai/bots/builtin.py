@@ -1,7 +1,11 @@
 """The built-in bots: random, greedy (heuristic) and ISMCTS."""
+from __future__ import annotations
+
 import random
+from typing import Any
 
 from coexist_ai import _search
+from coexist_ai._engine import Observation
 from coexist_ai.bots.base import Bot
 
 
@@ -10,11 +14,11 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, spec, params):
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.rng = random.Random(params["seed"])
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         return self.rng.choice(observation.legal_actions())
 
 
@@ -24,7 +28,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         action, searched = _search.greedy_choose(observation, self.params["max_nodes"])
         self.info = {"searched": searched}
         return action
@@ -35,11 +39,11 @@ class IsmctsBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, spec, params):
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.searcher = self._make_searcher()
 
-    def _make_searcher(self):
+    def _make_searcher(self) -> _search.Searcher:
         p = self.params
         return _search.Searcher(c=p["c"], reward=p["reward"],
                               margin_weight=p["margin_weight"], policy=p["policy"],
@@ -48,16 +52,16 @@ class IsmctsBot(Bot):
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"])
 
-    def new_game(self, seat, num_players):
+    def new_game(self, seat: int, num_players: int) -> None:
         self.searcher = self._make_searcher()
 
-    def stop(self):
+    def stop(self) -> None:
         self.searcher.request_stop()
 
-    def clear_stop(self):
+    def clear_stop(self) -> None:
         self.searcher.clear_stop()
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         legal = observation.legal_actions()
         if len(legal) == 1:
             self.info = {"iterations": 0, "forced": True}

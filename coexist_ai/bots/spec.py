@@ -4,11 +4,15 @@ an external bot: `cmd:COMMAND` or a TOML file with `bot = "external"`.
 Every command that takes a bot takes a spec. Unknown names and parameters
 are refused with the valid ones listed.
 """
+from __future__ import annotations
+
 import os
 import tomllib
 from dataclasses import dataclass
+from typing import Any
 
 from coexist_ai import _search
+from coexist_ai.bots.base import Bot
 from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
@@ -23,11 +27,11 @@ class Param:
     kind: type
     default: object
     help: str
-    low: float = None
-    high: float = None
-    choices: tuple = None
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
 
-    def parse(self, text, spec):
+    def parse(self, text: str, spec: str) -> Any:
         try:
             value = _convert(self.kind, text)
         except ValueError:
@@ -46,7 +50,7 @@ class Param:
         return value
 
 
-def _convert(kind, text):
+def _convert(kind: type, text: str) -> Any:
     if kind is bool:
         if str(text).lower() in ("1", "true", "yes", "on"):
             return True
@@ -56,7 +60,7 @@ def _convert(kind, text):
     return kind(text)
 
 
-def _kind_name(kind):
+def _kind_name(kind: type) -> str:
     return {int: "a whole number", float: "a number", bool: "true or false",
             str: "a word"}[kind]
 
@@ -64,7 +68,7 @@ def _kind_name(kind):
 SEED_MAX = 2**63 - 1   # the largest signed 64-bit integer
 SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, SEED_MAX)
 
-BOT_TYPES = {
+BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
     "random": (RandomBot, "uniformly random legal moves", [SEED]),
     "greedy": (GreedyBot, "best end of its own turn by a hand-written evaluation", [
         # the compiled search's own bounds: a spec that passes here never
@@ -91,7 +95,7 @@ BOT_TYPES = {
 }
 
 
-def parse_spec(spec):
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """(bot name, {param: value}) with defaults filled in."""
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}: expected one of "
@@ -106,7 +110,7 @@ def parse_spec(spec):
     if name not in BOT_TYPES:
         raise BotSpecError(f"unknown bot {name!r} in {spec!r}: expected one of "
                            f"{', '.join(BOT_TYPES)} (see `coexist-ai bots`)")
-    params = {p.name: p.default for p in BOT_TYPES[name][2]}
+    params: dict[str, Any] = {p.name: p.default for p in BOT_TYPES[name][2]}
     given = set()
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
@@ -122,7 +126,8 @@ def parse_spec(spec):
     return name, params
 
 
-def _set_param(name, params, key, text, spec):
+def _set_param(name: str, params: dict[str, Any], key: str, text: str | None,
+               spec: str) -> None:
     known = {p.name: p for p in BOT_TYPES[name][2]}
     if key not in known:
         raise BotSpecError(f"{spec!r}: bot {name!r} has no parameter {key!r}; "
@@ -132,7 +137,7 @@ def _set_param(name, params, key, text, spec):
     params[key] = known[key].parse(text, spec)
 
 
-def _parse_preset(spec):
+def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
     path = spec
     if spec.startswith("preset:"):
         path = os.path.join("bots", "presets", spec[len("preset:"):] + ".toml")
@@ -156,13 +161,13 @@ def _parse_preset(spec):
     return parse_spec(f"{bot}:{items}" if items else bot)
 
 
-def canonical_spec(name, params):
+def canonical_spec(name: str, params: dict[str, Any]) -> str:
     """The spec string with every parameter spelled out (for records)."""
     return name + ":" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                                  for k, v in params.items())
 
 
-def make_bot(spec, seed=None):
+def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from its spec; `seed` (if given) replaces the spec's seed."""
     name, params = parse_spec(spec)
     if seed is not None:
@@ -174,9 +179,9 @@ def make_bot(spec, seed=None):
     return cls(spec, params)
 
 
-def describe_bots():
+def describe_bots() -> str:
     """The text of `coexist-ai bots`."""
-    lines = []
+    lines: list[str] = []
     for name, (_, summary, params) in BOT_TYPES.items():
         lines.append(f"{name}: {summary}")
         for p in params:
