@@ -1,11 +1,17 @@
 """`coexist-ai tune`."""
+from __future__ import annotations
+
 import os
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from coexist_ai.cli_tournament import backend_options
+
+if TYPE_CHECKING:
+    from coexist_ai.tune.run import Outcome
 
 
 @click.command()
@@ -36,8 +42,10 @@ from coexist_ai.cli_tournament import backend_options
 @click.option("--cards", "cards_spec", default="default", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @backend_options
-def tune(spec, params, against, players, iterations, games, seed, rate, jobs, out,
-         cards_spec, quiet, backend, address):
+def tune(spec: str, params: tuple[str, ...], against: str | None, players: int,
+         iterations: int, games: int | None, seed: int | None, rate: float | None,
+         jobs: int | None, out: str | None, cards_spec: str, quiet: bool, backend: str,
+         address: str | None) -> None:
     """Tune SPEC's numeric parameters by SPSA over duplicate deals.
 
     Each iteration perturbs every parameter by +-c_k (a random sign each),
@@ -65,7 +73,7 @@ def tune(spec, params, against, players, iterations, games, seed, rate, jobs, ou
     _report(outcome, out)
 
 
-def _report(outcome, out):
+def _report(outcome: Outcome, out: str | None) -> None:
     from coexist_ai.tune.run import format_value
     moves = ", ".join(f"{d.name} {format_value(d, a)} -> {format_value(d, b)}" for d, a, b in
                       zip(outcome.settings.dimensions, outcome.start, outcome.theta))

@@ -8,6 +8,9 @@ same games but for themselves. Every seed derives from the run's seed and
 the game's place: a game is the same whichever process plays it, and
 whenever.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from coexist_ai.schedule import derive_seed
@@ -21,17 +24,17 @@ class TuneGame:
     iteration: int
     deal: int
     rotation: int       # the seat of theta+ (duel) or of the tuned bot
-    roles: tuple        # PLUS, MINUS or OPPONENT per seat
+    roles: tuple[str, ...]   # PLUS, MINUS or OPPONENT per seat
     deal_seed: int
-    bot_seeds: tuple
+    bot_seeds: tuple[int, ...]
 
 
 class Plan:
-    def __init__(self, players, against, deals, seed):
+    def __init__(self, players: int, against: str | None, deals: int, seed: int) -> None:
         self.players, self.against, self.deals, self.seed = players, against, deals, seed
         self.seatings = self._seatings()
 
-    def _seatings(self):
+    def _seatings(self) -> list[tuple[int, tuple[str, ...]]]:
         """(rotation, roles) of one deal's games, in order."""
         if self.against is None:
             return [(0, (PLUS, MINUS)), (1, (MINUS, PLUS))]
@@ -39,13 +42,13 @@ class Plan:
                 for side in (PLUS, MINUS) for seat in range(self.players)]
 
     @property
-    def per_iteration(self):
+    def per_iteration(self) -> int:
         return self.deals * len(self.seatings)
 
-    def games(self, k):
+    def games(self, k: int) -> list[TuneGame]:
         return [self.game(k * self.per_iteration + j) for j in range(self.per_iteration)]
 
-    def game(self, index):
+    def game(self, index: int) -> TuneGame:
         k, j = divmod(index, self.per_iteration)
         deal, s = divmod(j, len(self.seatings))
         rotation, roles = self.seatings[s]
@@ -55,25 +58,28 @@ class Plan:
         return TuneGame(index, k, deal, rotation, roles,
                         derive_seed(self.seed, "tune-deal", k, deal), seeds)
 
-    def specs(self, game, plus, minus):
-        by_role = {PLUS: plus, MINUS: minus, OPPONENT: self.against}
+    def specs(self, game: TuneGame, plus: str, minus: str) -> list[str]:
+        by_role = {PLUS: plus, MINUS: minus}
+        if self.against is not None:
+            by_role[OPPONENT] = self.against
         return [by_role[role] for role in game.roles]
 
 
-def seat_scores(ranks):
+def seat_scores(ranks: Sequence[int]) -> list[float]:
     """Each seat's share of the other seats it beat (a shared place half)."""
     n = len(ranks)
     return [sum(1.0 if ranks[p] < ranks[q] else 0.5 if ranks[p] == ranks[q] else 0.0
                 for q in range(n) if q != p) / (n - 1) for p in range(n)]
 
 
-def iteration_result(games, ranks_of):
+def iteration_result(games: Sequence[TuneGame],
+                     ranks_of: Callable[[TuneGame], Sequence[int]]) -> float:
     """theta+'s mean score minus theta-'s over an iteration's games, in
     [-1, 1]; `ranks_of(game)`: the ranks its record gives."""
-    totals = {PLUS: [0.0, 0], MINUS: [0.0, 0]}
+    sums, seats = {PLUS: 0.0, MINUS: 0.0}, {PLUS: 0, MINUS: 0}
     for game in games:
         for role, score in zip(game.roles, seat_scores(ranks_of(game))):
-            if role in totals:
-                totals[role][0] += score
-                totals[role][1] += 1
-    return totals[PLUS][0] / totals[PLUS][1] - totals[MINUS][0] / totals[MINUS][1]
+            if role in sums:
+                sums[role] += score
+                seats[role] += 1
+    return sums[PLUS] / seats[PLUS] - sums[MINUS] / seats[MINUS]

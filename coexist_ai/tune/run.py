@@ -2,59 +2,64 @@
 as it ends. A resume replays the iterations from the records (theta after
 each follows from the results alone) and plays only the games missing, so
 it ends at the theta an uninterrupted run ends at."""
+from __future__ import annotations
+
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from coexist_ai.backends import session
+from coexist_ai.backends import Runner, session
 from coexist_ai.interrupts import held
+from coexist_ai.match import Record
 from coexist_ai.progress import Progress
 from coexist_ai.tournament import _play_one
-from coexist_ai.tune.plan import iteration_result
-from coexist_ai.tune.settings import TuneError
-from coexist_ai.tune.spsa import Spsa
+from coexist_ai.tune.plan import Plan, TuneGame, iteration_result
+from coexist_ai.tune.settings import Settings, TuneError
+from coexist_ai.tune.spsa import Dimension, Spsa
 from coexist_ai.tune.store import Store
 
 
 @dataclass
 class Step:
     iteration: int
-    plus: list
-    minus: list
+    plus: list[float | int]     # as the bots were given them
+    minus: list[float | int]
     result: float
-    theta: list         # after the update
+    theta: list[float]          # after the update
 
 
 class Outcome:
     """What a run found: the history of theta and the tuned spec."""
 
-    def __init__(self, settings, spsa):
+    def __init__(self, settings: Settings, spsa: Spsa) -> None:
         self.settings, self.spsa = settings, spsa
-        self.start, self.history = spsa.start(), []
+        self.start = spsa.start()
+        self.history: list[Step] = []
         self.games = self.forfeits = 0
         self.interrupted = False
 
     @property
-    def theta(self):
+    def theta(self) -> list[float]:
         return self.history[-1].theta if self.history else self.start
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         return len(self.history) == self.settings.iterations
 
-    def shown(self, values=None):
+    def shown(self) -> list[float | int]:
         """The tuned values as a spec gives them: whole numbers rounded,
         the others to a tenth of their step."""
-        values = self.theta if values is None else values
         return [d.value(round(v, decimals(d.step))) for d, v in
-                zip(self.settings.dimensions, values)]
+                zip(self.settings.dimensions, self.theta)]
 
     @property
-    def spec(self):
+    def spec(self) -> str:
         return self.settings.spec(self.shown())
 
 
-def decimals(step):
+def decimals(step: float) -> int:
     return max(0, 1 - math.floor(math.log10(step)))
 
 
@@ -63,20 +68,21 @@ class RateEta:
     (an iteration waits for its slowest game, so the pace of the parallel
     jobs is what counts, not one game's time)."""
 
-    def __init__(self, left):
+    def __init__(self, left: int) -> None:
         self.left, self.seen, self.began = left, 0, time.monotonic()
 
-    def observe(self, record):
+    def observe(self, record: Record) -> None:
         self.seen, self.left = self.seen + 1, self.left - 1
 
-    def seconds_left(self):
+    def seconds_left(self) -> float | None:
         if not self.seen:
             return None
         return (time.monotonic() - self.began) / self.seen * max(0, self.left)
 
 
-def tune(settings, out=None, jobs=1, backend="local", address=None, progress=True,
-         echo=print):
+def tune(settings: Settings, out: str | None = None, jobs: int = 1, backend: str = "local",
+         address: str | None = None, progress: bool = True,
+         echo: Callable[[str], None] = print) -> Outcome:
     """Run (or resume, from the records in the folder `out`) the tuning
     run of `settings`; returns its Outcome. Ctrl-C ends it with the
     history so far (Outcome.interrupted)."""
@@ -93,18 +99,19 @@ def tune(settings, out=None, jobs=1, backend="local", address=None, progress=Tru
             store.close()
 
 
-def _tune(settings, store, jobs, backend, address, progress):
+def _tune(settings: Settings, store: Store | None, jobs: int, backend: str,
+          address: str | None, progress: bool) -> Outcome:
     spsa = Spsa(settings.dimensions, settings.iterations, settings.seed, settings.rate)
     plan = settings.plan
     outcome = Outcome(settings, spsa)
-    recorded = store.recorded if store else {}
+    done = len(store.recorded) if store else 0
     total = settings.iterations * plan.per_iteration
-    bar = Progress(total, len(recorded), lambda width, final: _line(outcome, width),
-                   RateEta(total - len(recorded)), progress)
+    bar = Progress(total, done, lambda width, final: _line(outcome, width),
+                   RateEta(total - done), progress)
     try:
         with session(jobs, backend, address) as play:
             for k in range(settings.iterations):
-                _iteration(k, outcome, plan, recorded, store, play, bar)
+                _iteration(k, outcome, plan, store, play, bar)
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
@@ -114,7 +121,7 @@ def _tune(settings, store, jobs, backend, address, progress):
     return outcome
 
 
-def describe(settings):
+def describe(settings: Settings) -> str:
     """The line that opens a run."""
     dims = ", ".join(f"{d.name} {d.start:g} in {d.low:g}..{d.high:g} (step {d.step:g})"
                      for d in settings.dimensions)
@@ -124,18 +131,20 @@ def describe(settings):
             f"rate {settings.rate:.3g}, seed {settings.seed}")
 
 
-def _iteration(k, outcome, plan, recorded, store, play, bar):
+def _iteration(k: int, outcome: Outcome, plan: Plan, store: Store | None, play: Runner,
+               bar: Progress) -> None:
     settings, spsa = outcome.settings, outcome.spsa
     theta = outcome.theta
     plus, minus = spsa.perturbed(theta, k)
     specs = settings.spec(plus), settings.spec(minus)
     games = plan.games(k)
-    results, todo = {}, []
+    results: dict[int, Record] = {}
+    todo = []
     for game in games:
         head = record_head(settings, plan, game, specs)
-        if game.index in recorded:
-            line, record = recorded[game.index]
-            _check_record(store, line, record, head)
+        if store and game.index in store.recorded:
+            line, record = store.recorded[game.index]
+            _check_record(store.games_path, line, record, head)
             results[game.index] = record
         else:
             todo.append(_worker_args(settings, game, head))
@@ -155,7 +164,8 @@ def _iteration(k, outcome, plan, recorded, store, play, bar):
     outcome.history.append(Step(k, plus, minus, result, spsa.update(theta, k, result)))
 
 
-def record_head(settings, plan, game, specs):
+def record_head(settings: Settings, plan: Plan, game: TuneGame,
+                specs: tuple[str, str]) -> dict[str, Any]:
     """What the record of `game` says of its place and its bots."""
     return {"run": settings.run_id, "tournament": "tune", "seed": settings.seed,
             "game": game.index, "block": game.iteration * plan.deals + game.deal,
@@ -165,34 +175,35 @@ def record_head(settings, plan, game, specs):
                      zip(plan.specs(game, *specs), game.bot_seeds)]}
 
 
-def _worker_args(settings, game, head):
+def _worker_args(settings: Settings, game: TuneGame,
+                 head: dict[str, Any]) -> tuple[Any, ...]:
     meta = {k: v for k, v in head.items() if k not in ("players", "bots")}
     return (settings.cards_spec, settings.players, game,
             [b["spec"] for b in head["bots"]], meta, settings.card_set.sha256)
 
 
-def _check_record(store, line, record, head):
+def _check_record(path: str, line: int, record: Record, head: dict[str, Any]) -> None:
     for key, value in head.items():
         if record.get(key) != value:
             raise TuneError(
-                f"{store.games_path}:{line}: game {head['game']} is not the game this run "
+                f"{path}:{line}: game {head['game']} is not the game this run "
                 f"plays there: its {key} is {record.get(key)!r}, the run's {value!r} (a "
                 "record edited, or of another version of the tuner); use another --out")
 
 
-def _line(outcome, width):
+def _line(outcome: Outcome, width: int) -> str:
     done = len(outcome.history)
     values = ", ".join(f"{d.name} {format_value(d, v)}" for d, v in
                        zip(outcome.settings.dimensions, outcome.theta))
     return f"iteration {done}/{outcome.settings.iterations}: {values}"[:width]
 
 
-def format_value(dimension, value):
+def format_value(dimension: Dimension, value: float) -> str:
     """theta as it moves: a whole-number parameter too shows its tenths."""
     return f"{value:.{1 if dimension.integer else decimals(dimension.step)}f}"
 
 
-def history_files(outcome):
+def history_files(outcome: Outcome) -> tuple[str, dict[str, Any]]:
     """(the CSV text, the JSON document) of the history of theta."""
     names = [d.name for d in outcome.settings.dimensions]
     header = ["iteration", "result"] + [f"{n}+" for n in names] + [f"{n}-" for n in names] + names

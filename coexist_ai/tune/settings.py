@@ -2,11 +2,16 @@
 opponent, its budget, its seed and its card set. Everything here decides
 the run's games; a run that resumes is checked against it, setting by
 setting."""
+from __future__ import annotations
+
 import hashlib
 import json
 import math
+from collections.abc import Sequence
+from typing import Any
 
-from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, parse_spec
+from coexist_ai.bots.spec import BOT_TYPES, Param, canonical_spec, parse_spec
+from coexist_ai.cards import CardSet
 from coexist_ai.errors import CoexistError
 from coexist_ai.tune.plan import Plan
 from coexist_ai.tune.spsa import Dimension, default_rate, default_step
@@ -20,12 +25,12 @@ class TuneError(CoexistError):
     """A tuning run that cannot be made or resumed as asked."""
 
 
-def numeric_params(bot):
+def numeric_params(bot: str) -> list[Param]:
     return [p for p in BOT_TYPES[bot][2]
             if p.kind in (int, float) and p.name not in NOT_TUNED]
 
 
-def parse_dimension(text, bot, params):
+def parse_dimension(text: str, bot: str, params: dict[str, Any]) -> Dimension:
     """A Dimension from `NAME=LO:HI[:STEP]`, starting where `params` (the
     spec's values) has it."""
     name, eq, bounds = text.partition("=")
@@ -40,9 +45,9 @@ def parse_dimension(text, bot, params):
         raise TuneError(f"--param {text!r}: {name!r} {why}; the numeric parameters of "
                         f"{bot}: {', '.join(known) or 'none'}")
     param = known[name]
-    low, high, *step = (_number(part, text, param.kind is int) for part in parts)
+    low, high, *given = (_number(part, text, param.kind is int) for part in parts)
     _check_range(text, param, low, high)
-    step = step[0] if step else default_step(low, high, param.kind is int)
+    step = given[0] if given else default_step(low, high, param.kind is int)
     if not 0 < step <= (high - low) / 2:
         raise TuneError(f"--param {text!r}: STEP must be above 0 and at most half the "
                         f"range ({(high - low) / 2:g})")
@@ -53,7 +58,7 @@ def parse_dimension(text, bot, params):
     return Dimension(name, param.kind is int, low, high, step, float(start))
 
 
-def _number(part, text, whole):
+def _number(part: str, text: str, whole: bool) -> float:
     try:
         value = float(part)
     except ValueError:
@@ -64,7 +69,7 @@ def _number(part, text, whole):
     return value
 
 
-def _check_range(text, param, low, high):
+def _check_range(text: str, param: Param, low: float, high: float) -> None:
     if not low < high:
         raise TuneError(f"--param {text!r}: LO must be below HI")
     if (param.low is not None and low < param.low) or (
@@ -73,7 +78,7 @@ def _check_range(text, param, low, high):
                         f"{param.low:g}..{param.high:g}")
 
 
-def _canonical(spec):
+def _canonical(spec: str) -> str:
     """A built-in bot's spec with every parameter spelled out (so that
     `greedy` and `greedy:max_nodes=20000` are one opponent); an external
     bot's as given."""
@@ -85,8 +90,9 @@ class Settings:
     """A tuning run's settings. `against` None: theta+ plays theta- (2
     players only); otherwise each plays the deal against that opponent."""
 
-    def __init__(self, spec, param_texts, against, players, iterations, games, seed,
-                 rate, cards_spec, card_set):
+    def __init__(self, spec: str, param_texts: Sequence[str], against: str | None,
+                 players: int, iterations: int, games: int | None, seed: int,
+                 rate: float | None, cards_spec: str, card_set: CardSet) -> None:
         """`games`: an iteration's games, rounded up to whole deals (None: one)."""
         self.bot, self.base = parse_spec(spec)
         if self.bot == "external":
@@ -107,7 +113,7 @@ class Settings:
         for corner in ("low", "high"):     # a range whose ends make no bot
             self.spec([getattr(d, corner) for d in self.dimensions])
 
-    def _refuse_repeats(self):
+    def _refuse_repeats(self) -> None:
         names = [d.name for d in self.dimensions]
         if not names:
             raise TuneError("nothing to tune: give at least one --param NAME=LO:HI")
@@ -116,10 +122,10 @@ class Settings:
             raise TuneError(f"--param {twice[0]} given twice: give each parameter once")
 
     @property
-    def games_per_iteration(self):
+    def games_per_iteration(self) -> int:
         return self.plan.per_iteration
 
-    def spec(self, values):
+    def spec(self, values: Sequence[float]) -> str:
         """The spec string of the bot with the tuned parameters at `values`
         (as Dimension.value gives them), every parameter spelled out."""
         params = dict(self.base)
@@ -129,7 +135,7 @@ class Settings:
         parse_spec(spec)    # a pair of values the bot refuses stops the run here
         return spec
 
-    def identity(self):
+    def identity(self) -> dict[str, Any]:
         """What decides the games (run.json): a resume must match it."""
         return {
             "format": FORMAT, "version": FORMAT_VERSION,
@@ -143,6 +149,6 @@ class Settings:
         }
 
     @property
-    def run_id(self):
+    def run_id(self) -> str:
         text = json.dumps(self.identity(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -20,8 +20,11 @@ simulated match (tests/spsa_gains.py, docs/tuning.md) lost the least Elo
 at about 200 / N for N = 300 and 400-800 / N for N = 3,000, whatever the
 objective's curvature; a longer run can afford steps summing further.
 """
+from __future__ import annotations
+
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from coexist_ai.schedule import derive_seed
@@ -43,22 +46,22 @@ class Dimension:
     step: float
     start: float
 
-    def clamp(self, value):
+    def clamp(self, value: float) -> float:
         return min(self.high, max(self.low, value))
 
-    def value(self, theta):
+    def value(self, theta: float) -> float | int:
         """What a bot is given for `theta`: clamped, and rounded (half up)
         for a whole-number parameter."""
         value = self.clamp(theta)
         return int(math.floor(value + 0.5)) if self.integer else value
 
 
-def default_step(low, high, integer):
+def default_step(low: float, high: float, integer: bool) -> float:
     step = (high - low) / STEPS_IN_RANGE
     return max(1.0, step) if integer else step
 
 
-def default_rate(iterations):
+def default_rate(iterations: int) -> float:
     return RATE_SCALE / math.sqrt(iterations)
 
 
@@ -66,35 +69,37 @@ class Spsa:
     """The schedule and the update; holds no state but its settings, so a
     run is replayed from its results alone."""
 
-    def __init__(self, dimensions, iterations, seed, rate=None):
+    def __init__(self, dimensions: Sequence[Dimension], iterations: int, seed: int,
+                 rate: float | None = None) -> None:
         self.dimensions, self.iterations, self.seed = list(dimensions), iterations, seed
         self.rate = default_rate(iterations) if rate is None else rate
         self.big_a = A_SHARE * iterations
 
-    def start(self):
+    def start(self) -> list[float]:
         return [d.start for d in self.dimensions]
 
-    def c(self, k, d):
-        return d.step * (self.iterations / (k + 1)) ** GAMMA
+    def c(self, k: int, d: Dimension) -> float:
+        return d.step * math.pow(self.iterations / (k + 1), GAMMA)
 
-    def a(self, k, d):
+    def a(self, k: int, d: Dimension) -> float:
         a_end = self.rate * d.step ** 2
-        return a_end * ((self.big_a + self.iterations) / (self.big_a + k + 1)) ** ALPHA
+        return a_end * math.pow((self.big_a + self.iterations) / (self.big_a + k + 1), ALPHA)
 
-    def flips(self, k):
+    def flips(self, k: int) -> list[int]:
         """The sign of each parameter's perturbation at iteration k (from
         the seed and k alone)."""
         rng = random.Random(derive_seed(self.seed, "spsa-flip", k))
         return [rng.choice((-1, 1)) for _ in self.dimensions]
 
-    def perturbed(self, theta, k):
+    def perturbed(self, theta: Sequence[float],
+                  k: int) -> tuple[list[float | int], list[float | int]]:
         """(theta+, theta-) as the bots get them: clamped, whole numbers rounded."""
         flips = self.flips(k)
         plus = [d.value(t + self.c(k, d) * f) for d, t, f in zip(self.dimensions, theta, flips)]
         minus = [d.value(t - self.c(k, d) * f) for d, t, f in zip(self.dimensions, theta, flips)]
         return plus, minus
 
-    def update(self, theta, k, result):
+    def update(self, theta: Sequence[float], k: int, result: float) -> list[float]:
         """theta after iteration k, whose games scored `result` (theta+
         minus theta-, in [-1, 1])."""
         return [d.clamp(t + self.a(k, d) * result * f / (2 * self.c(k, d)))

@@ -3,12 +3,18 @@ games; `games.jsonl`, the record of every game (docs/formats.md), appended
 as each ends; and, written as the run ends or stops, `theta.csv` and
 `theta.json`, the history of theta. The records file is locked for the
 whole run, so that two runs never write one folder."""
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Callable
+from typing import Any
+
+from coexist_ai.match import Record
 
 from coexist_ai.paths import PathError, open_for_reading, write_replacing
 from coexist_ai.records import RecordWriter, numbered_records, repair_truncated_tail
-from coexist_ai.tune.settings import FORMAT, TuneError
+from coexist_ai.tune.settings import FORMAT, Settings, TuneError
 
 RUN_FILE, GAMES_FILE = "run.json", "games.jsonl"
 CSV_FILE, JSON_FILE = "theta.csv", "theta.json"
@@ -22,13 +28,13 @@ OPTIONS = {"spec": "SPEC", "params": "--param", "against": "--against",
            "version": "format version"}
 
 
-def recorded_seed(out):
+def recorded_seed(out: str | None) -> int | None:
     """The seed of the run in `out`, if there is one (a resume without --seed)."""
     identity = _read_identity(out) if out else None
     return identity.get("seed") if identity else None
 
 
-def _read_identity(out):
+def _read_identity(out: str) -> dict[str, Any] | None:
     path = os.path.join(out, RUN_FILE)
     if not os.path.isfile(path):
         return None
@@ -48,7 +54,7 @@ def _read_identity(out):
 class Store:
     """The folder of a run: checked, locked, its records read."""
 
-    def __init__(self, out, settings, echo):
+    def __init__(self, out: str, settings: Settings, echo: Callable[[str], None]) -> None:
         self.out = out
         _make_folder(out)
         self.games_path = os.path.join(out, GAMES_FILE)
@@ -60,7 +66,7 @@ class Store:
             self.writer.close()
             raise
 
-    def _check_identity(self, settings):
+    def _check_identity(self, settings: Settings) -> None:
         ours, theirs = settings.identity(), _read_identity(self.out)
         if theirs is None:
             if os.path.getsize(self.games_path):
@@ -77,9 +83,10 @@ class Store:
                     f"command's {_shown(key, ours.get(key))}; rerun with the run's "
                     f"arguments ({os.path.join(self.out, RUN_FILE)}) or use another --out")
 
-    def _read_records(self, settings, echo):
+    def _read_records(self, settings: Settings,
+                      echo: Callable[[str], None]) -> dict[int, tuple[int, Record]]:
         """{game index: (line, record)} of the games recorded, each once."""
-        recorded = {}
+        recorded: dict[int, tuple[int, Record]] = {}
         for line, record in numbered_records(self.games_path):
             where = f"{self.games_path}:{line}: game {record['game']}"
             if record["run"] != settings.run_id:
@@ -96,18 +103,18 @@ class Store:
                  "that game is played again")
         return recorded
 
-    def write(self, record):
+    def write(self, record: Record) -> None:
         self.writer.write(record)
 
-    def write_history(self, csv_text, document):
+    def write_history(self, csv_text: str, document: dict[str, Any]) -> None:
         write_replacing(os.path.join(self.out, CSV_FILE), [csv_text])
         write_replacing(os.path.join(self.out, JSON_FILE), [json.dumps(document, indent=1) + "\n"])
 
-    def close(self):
+    def close(self) -> None:
         self.writer.close()
 
 
-def _slim(record):
+def _slim(record: Record) -> Record:
     """What a resume needs of a record: its head (checked against the game
     the run plays there), its result and its forfeits; not its moves."""
     keep = ("run", "tournament", "seed", "game", "block", "round", "rotation",
@@ -117,14 +124,14 @@ def _slim(record):
     return slim
 
 
-def _shown(key, value):
+def _shown(key: str, value: Any) -> str:
     if key == "params" and isinstance(value, list):
         return " ".join(f"{p.get('name')}={p.get('low')}:{p.get('high')}:{p.get('step')}"
                         for p in value if isinstance(p, dict))
     return repr(value)
 
 
-def _make_folder(out):
+def _make_folder(out: str) -> None:
     if os.path.exists(out) and not os.path.isdir(out):
         raise TuneError(f"--out {out} is a file: the tuner writes a folder "
                         "(run.json, games.jsonl, theta.csv, theta.json); give a folder or a new path")
