@@ -11,7 +11,10 @@ def test_a_session_keeps_its_worker_processes_between_batches():
         first = set(run(os.getpid, [()] * 6))
         second = set(run(os.getpid, [()] * 6))
     assert os.getpid() not in first
-    assert second <= first and len(first) <= 2
+    # a worker of the first batch serves the second (a pool made for each
+    # batch would have only new processes), and no more than `jobs` ever
+    # start (the second may join late: a pool starts workers as needed)
+    assert first & second and len(first | second) <= 2
 
 
 def test_one_batch_through_execute_gives_every_result():
