@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 from click.core import ParameterSource
 
+from coexist_ai.cards import DEFAULT_NAME
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
-from coexist_ai.cards import CardSet, CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, card_set_named_by, resolve_card_set
 
 if TYPE_CHECKING:
     from coexist_ai.match import Record
@@ -23,14 +24,19 @@ COLOR_OPTION = click.option(
     type=click.Choice(["auto", "always", "never"]),
     help="Colour: auto = only on a terminal, and not when NO_COLOR is set.")
 CARDS_OPTION = click.option(
-    "--cards", "cards_spec", default="default", show_default=True,
-    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+    "--cards", "cards_spec", default=None,
+    help=f"Card set: a packaged set's name, 'default' ({DEFAULT_NAME}) or a path to a "
+         "TOML file [default: for a saved game, the packaged set it names; else "
+         "the default].")
 NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed", "fauna")
 
 
-def _card_set(spec: str) -> CardSet:
+def _card_set(spec: str | None, record: Record | None = None) -> CardSet:
+    """The set given, else (for a record) the packaged set it names, else
+    the default."""
     try:
-        return resolve_card_set(spec)
+        return card_set_named_by(record.get("card_set"), spec) if record \
+            else resolve_card_set(spec)
     except CardSetError as e:
         raise click.BadParameter(str(e), param_hint="--cards") from None
 
@@ -128,7 +134,7 @@ def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed:
     from coexist_ai.play.style import detect_style
     from coexist_ai.schedule import derive_seed
 
-    card_set = _card_set(cards_spec)
+    card_set = _card_set(cards_spec)     # refuse a bad --cards before anything
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     make_bot(hint_spec).close()                  # refuse a bad spec now
     console = Console(detect_style(color), clear=not no_clear)
@@ -141,6 +147,7 @@ def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed:
                                    "these; drop them with --resume")
         records, index = gamefile.load_game(resume, game)
         record, source = records[index], index
+        card_set = _card_set(cards_spec, record)
         if record.get("end") != gamefile.UNFINISHED:
             raise gamefile.GameFileError(
                 f"{resume}: game {index + 1} is over (end {record.get('end')!r}): "
@@ -198,8 +205,10 @@ def replay(file: str, game: int | None, to_end: bool, move: int | None, cards_sp
 
     if to_end and move is not None:
         raise click.UsageError("--to-end and --move: give one of them")
+    if cards_spec is not None:
+        _card_set(cards_spec)                 # refuse a bad --cards before the file
     records, index = gamefile.load_game(file, game if game is not None else 1)
-    card_set = _card_set(cards_spec)
+    card_set = _card_set(cards_spec, records[index])
     viewer = _in_game(file, index, lambda: Replay(
         card_set, records[index], f"{os.path.basename(file)} game {index + 1} of {len(records)}"))
     style = detect_style(color)

@@ -136,14 +136,14 @@ def _parse(text: str | dict[str, Any]) -> dict[str, Any]:
 
 def _check_header(doc: dict[str, Any], expected_format: str,
                   card_set: CardSet | None) -> CardSet:
-    from coexist_ai.cards import default_card_set
+    from coexist_ai.cards import card_set_named_by
     fmt, version = doc.get("format"), doc.get("version")
     if fmt != expected_format:
         raise StateFormatError(f"format: {fmt!r}, expected {expected_format!r}")
     if version != VERSION:
         raise StateFormatError(f"version: {version!r}, this build reads version {VERSION}")
-    card_set = card_set or default_card_set()
     named = doc.get("card_set")
+    card_set = card_set or card_set_named_by(named)
     if not isinstance(named, dict) or named.get("sha256") != card_set.sha256:
         raise StateFormatError(
             f"card_set: {named!r} is not the card set in use "

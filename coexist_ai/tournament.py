@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, packaged_by_sha256, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
 from coexist_ai.match import Player, Record, UnstartableBot, play_game
@@ -24,13 +24,17 @@ from coexist_ai.results import BotsFailing, Standings
 from coexist_ai.schedule import Entrant, GameSpec, Schedule
 
 Echo = Callable[[str], object]    # where messages go (print, click.echo)
+# the card set as the user named it (a name or a path), or the set itself
+CardsSpec = str | CardSet
+# the middle of the progress line, made from the standings it shows
+LiveFactory = Callable[[Standings], Callable[[int, bool], str]]
 
 
 class Tournament:
     """Everything that defines a tournament's games."""
 
     def __init__(self, name: str, entrants: Iterable[Entrant], players: int, mode: str,
-                 rounds: int, seed: int, cards: str = "default",
+                 rounds: int, seed: int, cards: CardsSpec = "default",
                  anchor: str | None = None) -> None:
         self.name, self.entrants, self.players = name, list(entrants), players
         self.mode, self.rounds, self.seed = mode, rounds, seed
@@ -75,14 +79,14 @@ class Seeded(Protocol):
     def bot_seeds(self) -> tuple[int, ...]: ...
 
 
-def _play_one(cards_spec: str, players: int, game: Seeded, specs: Sequence[str],
+def _play_one(cards_spec: CardsSpec, players: int, game: Seeded, specs: Sequence[str],
               meta: dict[str, Any], sha256: str | None = None) -> Record:
     """Worker: play one scheduled game (in whatever process). `sha256`: the
     card set the run started with; a file edited since is refused, rather
     than its games recorded as if they were the run's."""
     card_set = resolve_card_set(cards_spec)
     if sha256 and card_set.sha256 != sha256:
-        raise CardSetError(cards_spec, f"changed during the run (sha256 "
+        raise CardSetError(str(cards_spec), f"changed during the run (sha256 "
                            f"{card_set.sha256[:12]}..., the run's {sha256[:12]}...): the "
                            "records written are intact; restore the file to resume")
     bots: list[Player] = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
@@ -113,12 +117,13 @@ def _close(bot: Player) -> None:
 
 
 def load_existing(path: StrPath | None, tournament: Tournament, standings: Standings,
-                  warn: Echo) -> tuple[GameSet, int]:
+                  warn: Echo, count: Callable[[Record], object] | None = None
+                  ) -> tuple[GameSet, int]:
     """Count the records already in `path` for this tournament into
-    `standings`, one line at a time, each game once (repairing a cut-off
-    last line); refuses records of another tournament, another card set,
-    or that its schedule does not hold. Returns the games done (a GameSet)
-    and the bytes repaired."""
+    `standings` (and `count(record)`, if given), one line at a time, each
+    game once (repairing a cut-off last line); refuses records of another
+    tournament, another card set, or that its schedule does not hold.
+    Returns the games done (a GameSet) and the bytes repaired."""
     repeats = Repeats()
     if not path or not os.path.exists(path):
         return repeats.seen[tournament.run_id], 0
@@ -126,6 +131,8 @@ def load_existing(path: StrPath | None, tournament: Tournament, standings: Stand
         _check_belongs(path, line, record, tournament)
         if not repeats.is_repeat(path, line, record):
             standings.add(record)
+            if count:
+                count(record)
     repaired = repair_truncated_tail(path)
     repeats.report([path], warn)
     return repeats.seen[tournament.run_id], repaired
@@ -134,8 +141,11 @@ def load_existing(path: StrPath | None, tournament: Tournament, standings: Stand
 def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournament) -> None:
     where = f"{path}:{line}: game {record['game']}"
     if record["card_set"]["sha256"] != tournament.card_set.sha256:
+        packaged = packaged_by_sha256(record["card_set"]["sha256"])
+        hint = f" (resume it with --cards {packaged.name})" if packaged else ""
         raise RecordsError(f"{where} was played with card set {record['card_set']!r}, "
-                           f"not {tournament.card_set.name!r}; use another --out file")
+                           f"not {tournament.card_set.name!r}{hint}; use another --out "
+                           "file")
     if record["run"] != tournament.run_id:
         raise RecordsError(f"{where} belongs to another tournament (run {record['run']!r}, "
                            f"this one is {tournament.run_id}); use another --out file")
@@ -149,16 +159,20 @@ def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournam
 def run(tournament: Tournament, out: StrPath | None = None, jobs: int | None = None,
         progress: bool = True, stop_rule: Callable[[Standings], bool] | None = None,
         echo: Echo = print, backend: str = "local", address: str | None = None,
-        stop_failing: bool = True) -> Standings:
+        stop_failing: bool = True, live: LiveFactory = LiveLine,
+        count: Callable[[Record], object] | None = None) -> Standings:
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
     `stop_failing`. The records file is locked for the whole run: a second
-    run on it is refused."""
+    run on it is refused. `live(standings)`: the middle of the progress
+    line; `count(record)`: called with every record the standings count,
+    those already in `out` and those played (the standings keep figures,
+    not records: a caller that wants more of them takes it here)."""
     writer = RecordWriter(out) if out else None     # before reading: the lock
     try:
         return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
-                    stop_rule, echo, backend, address, stop_failing)
+                    stop_rule, echo, backend, address, stop_failing, live, count)
     finally:
         if writer:
             writer.close()
@@ -166,9 +180,10 @@ def run(tournament: Tournament, out: StrPath | None = None, jobs: int | None = N
 
 def _run(tournament: Tournament, out: StrPath | None, writer: RecordWriter | None, jobs: int,
          progress: bool, stop_rule: Callable[[Standings], bool] | None, echo: Echo,
-         backend: str, address: str | None, stop_failing: bool) -> Standings:
+         backend: str, address: str | None, stop_failing: bool, live: LiveFactory,
+         count: Callable[[Record], object] | None) -> Standings:
     standings = Standings(tournament)
-    done, repaired = load_existing(out, tournament, standings, echo)
+    done, repaired = load_existing(out, tournament, standings, echo, count)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
@@ -180,13 +195,15 @@ def _run(tournament: Tournament, out: StrPath | None, writer: RecordWriter | Non
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)
-    bar = Progress(len(schedule), len(done), LiveLine(standings), eta, progress)
+    bar = Progress(len(schedule), len(done), live(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):
             with held():     # an interrupt now would leave a game saved but not counted
                 if writer:
                     writer.write(record)
                 standings.add(record)
+                if count:
+                    count(record)
             failing = stop_failing and standings.failing_bot()
             if failing:
                 raise BotsFailing(failing)

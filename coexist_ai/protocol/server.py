@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, make_bot, parse_spec
 from coexist_ai.bots.spec import BotSpecError
-from coexist_ai.cards import default_card_set
+from coexist_ai.cards import PACKAGED_NAMES, packaged_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.protocol.messages import (COMMANDS, MAX_COMMAND_LINE, PROTOCOL_VERSION,
                                           ProtocolError, card_set_from_payload, decode,
@@ -47,7 +47,8 @@ class Engine:
         self.kind, self.params = name, params
         self.output = output            # binary, line by line
         self.lock = threading.Lock()    # one writer at a time
-        self.card_sets = {cs.sha256: cs for cs in (default_card_set(), *card_sets)}
+        packaged = map(packaged_card_set, PACKAGED_NAMES)
+        self.card_sets = {cs.sha256: cs for cs in (*packaged, *card_sets)}
         self.sent_card_sets: dict[str, CardSet] = {}   # from newgame, by sha256, oldest first
         self.bot = self._make_bot()
         self.worker: threading.Thread | None = None
