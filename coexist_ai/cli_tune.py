@@ -59,7 +59,7 @@ def tune(spec: str, params: tuple[str, ...], against: str | None, players: int,
       coexist-ai tune ismcts:iterations=1000 --param c=0.1:2 \\
           --param margin_weight=0:0.5 --iterations 300 --seed 1 --out tune-c
     """
-    from coexist_ai.cli import _card_set
+    from coexist_ai.cli import card_set_option_value
     from coexist_ai.cli_tournament import choose_seed
     from coexist_ai.tune import Settings, tune as run_tune
     from coexist_ai.tune.store import recorded_seed
@@ -67,7 +67,7 @@ def tune(spec: str, params: tuple[str, ...], against: str | None, players: int,
         seed = recorded_seed(out)
     seed = choose_seed(seed, None, click.echo)
     settings = Settings(spec, params, against, players, iterations, games, seed, rate,
-                        cards_spec, _card_set(cards_spec))
+                        cards_spec, card_set_option_value(cards_spec))
     outcome = run_tune(settings, out, jobs or os.cpu_count() or 1, backend, address,
                        progress=not quiet, echo=click.echo)
     _report(outcome, out)
