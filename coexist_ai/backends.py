@@ -1,6 +1,7 @@
 """Where tournament games are played: this process, local worker
-processes, or a Ray cluster. Each backend takes a function and the argument
-tuples of the games and yields the results as games finish."""
+processes, or a Ray cluster. A session of a backend takes batches: a
+function and the argument tuples of the games, whose results it yields as
+the games finish; the workers (or the connection) last for the session."""
 from __future__ import annotations
 
 import concurrent.futures as futures
@@ -14,7 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from coexist_ai.errors import CoexistError
 
@@ -90,26 +91,43 @@ def _watch_parent(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def run_processes(function: Callable[..., Result], jobs_args: Iterable[Args],
-                  jobs: int) -> Iterator[Result]:
+class Runner(Protocol):
+    """Plays one batch: the results of `function` over `jobs_args`, as
+    they finish."""
+
+    def __call__(self, function: Callable[..., Result],
+                 jobs_args: Iterable[Args]) -> Iterator[Result]: ...
+
+
+@contextlib.contextmanager
+def process_session(jobs: int) -> Iterator[Runner]:
     """Up to `jobs` worker processes (spawned: no state leaks from here),
-    each ending with this process."""
+    each ending with this process, kept for every batch played in the
+    block."""
     context = multiprocessing.get_context("spawn")
     with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                      initializer=start_worker,
                                      initargs=(os.getpid(),)) as pool:
-        try:
-            yield from _pool_results(pool, function, iter(jobs_args), jobs)
-        except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
-            for worker in multiprocessing.active_children():
-                worker.terminate()
-            raise
-        except futures.process.BrokenProcessPool:
-            # the games in flight are lost, never the ones recorded
-            raise BackendError(
-                "a worker process died abruptly while playing (a crash of the "
-                "compiled core, or killed, e.g. out of memory); the records "
-                "written are intact: run the same command again to resume") from None
+        def run(function: Callable[..., Result],
+                jobs_args: Iterable[Args]) -> Iterator[Result]:
+            return _pool_batch(pool, function, jobs_args, jobs)
+        yield run
+
+
+def _pool_batch(pool: futures.Executor, function: Callable[..., Result],
+                jobs_args: Iterable[Args], jobs: int) -> Iterator[Result]:
+    try:
+        yield from _pool_results(pool, function, iter(jobs_args), jobs)
+    except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
+        for worker in multiprocessing.active_children():
+            worker.terminate()
+        raise
+    except futures.process.BrokenProcessPool:
+        # the games in flight are lost, never the ones recorded
+        raise BackendError(
+            "a worker process died abruptly while playing (a crash of the "
+            "compiled core, or killed, e.g. out of memory); the records "
+            "written are intact: run the same command again to resume") from None
 
 
 def _pool_results(pool: futures.Executor, function: Callable[..., Result],
@@ -155,10 +173,25 @@ def _working_directory(path: str) -> Iterator[None]:
         os.chdir(before)
 
 
-def run_ray(function: Callable[..., Result], jobs_args: Iterable[Args], address: str | None,
-            in_flight: int = 64) -> Iterator[Result]:
+@contextlib.contextmanager
+def ray_session(address: str | None, in_flight: int = 64) -> Iterator[Runner]:
     """Games as Ray tasks on the cluster at `address` (an existing head, or
-    None/"local" for a Ray instance started here)."""
+    None/"local" for a Ray instance started here), connected at the first
+    batch and kept for every batch played in the block."""
+    connected: list[Any] = []      # the ray module, once connected
+
+    def run(function: Callable[..., Result], jobs_args: Iterable[Args]) -> Iterator[Result]:
+        if not connected:
+            connected.append(_connect_ray(address))
+        return _ray_batch(connected[0], function, jobs_args, in_flight)
+    try:
+        yield run
+    finally:
+        if connected:
+            connected[0].shutdown()
+
+
+def _connect_ray(address: str | None) -> Any:
     try:
         import ray
     except ImportError:
@@ -171,6 +204,11 @@ def run_ray(function: Callable[..., Result], jobs_args: Iterable[Args], address:
                      include_dashboard=False, logging_level="ERROR")
     except (ConnectionError, RuntimeError, ValueError) as e:
         raise BackendError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
+    return ray
+
+
+def _ray_batch(ray: Any, function: Callable[..., Result], jobs_args: Iterable[Args],
+               in_flight: int) -> Iterator[Result]:
     task = ray.remote(function)
     pending: list[Any] = []     # Ray's object refs
     try:
@@ -185,15 +223,28 @@ def run_ray(function: Callable[..., Result], jobs_args: Iterable[Args], address:
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
-        ray.shutdown()
+
+
+@contextlib.contextmanager
+def session(jobs: int = 1, backend: str = "local",
+            address: str | None = None) -> Iterator[Runner]:
+    """Where batches of games are played, kept open between batches (a
+    tuner plays a batch an iteration: starting the workers or Ray for each
+    would cost more than its games)."""
+    if backend == "ray":
+        with ray_session(address) as run:
+            yield run
+    elif backend != "local":
+        raise BackendError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    elif jobs <= 1:
+        yield run_inline
+    else:
+        with process_session(jobs) as run:
+            yield run
 
 
 def execute(function: Callable[..., Result], jobs_args: Iterable[Args], jobs: int = 1,
             backend: str = "local", address: str | None = None) -> Iterator[Result]:
-    if backend == "ray":
-        return run_ray(function, jobs_args, address)
-    if backend != "local":
-        raise BackendError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    if jobs <= 1:
-        return run_inline(function, jobs_args)
-    return run_processes(function, jobs_args, jobs)
+    """One batch: the results of `function` over `jobs_args`, as they finish."""
+    with session(jobs, backend, address) as run:
+        yield from run(function, jobs_args)

@@ -124,6 +124,8 @@ main.add_command(balance)
 from coexist_ai.cli_play import play, replay  # noqa: E402
 main.add_command(play)
 main.add_command(replay)
+from coexist_ai.cli_tune import tune  # noqa: E402
+main.add_command(tune)
 from coexist_ai.cli_web import web  # noqa: E402
 main.add_command(web)
 from coexist_ai.cli_learn import train  # noqa: E402

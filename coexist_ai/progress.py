@@ -11,13 +11,21 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
+from typing import Protocol, TextIO
 
 from coexist_ai.match import Record
 
 GAME_OVERHEAD = 0.002   # seconds a game costs beyond its bots' thinking
 REDRAW_EVERY = 0.1      # seconds between redraws on a terminal
 PLAIN_STEPS = 20        # plain lines over a whole run
+
+
+class TimeLeft(Protocol):
+    """What the line asks of an estimate of the time left."""
+
+    def observe(self, record: Record) -> None: ...
+
+    def seconds_left(self) -> float | None: ...
 
 
 class Eta:
@@ -82,7 +90,7 @@ class Progress:
     gives the middle part cut to the width it is given."""
 
     def __init__(self, total: int, done: int, standings: Callable[[int, bool], str],
-                 eta: Eta | None, enabled: bool = True, stream: TextIO | None = None) -> None:
+                 eta: TimeLeft | None, enabled: bool = True, stream: TextIO | None = None) -> None:
         self.total, self.done = total, done
         self.standings, self.eta, self.enabled = standings, eta, enabled
         self.stream = stream or sys.stderr

@@ -7,7 +7,7 @@ import itertools
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
@@ -68,7 +68,18 @@ class Tournament:
         return dict(self.meta(game), players=self.players, bots=bots)
 
 
-def _play_one(cards_spec: CardsSpec, players: int, game: GameSpec, specs: Sequence[str],
+class Seeded(Protocol):
+    """What playing a game needs of its place in a schedule (a
+    tournament's GameSpec, a tuning run's TuneGame): its seeds."""
+
+    @property
+    def deal_seed(self) -> int: ...
+
+    @property
+    def bot_seeds(self) -> tuple[int, ...]: ...
+
+
+def _play_one(cards_spec: CardsSpec, players: int, game: Seeded, specs: Sequence[str],
               meta: dict[str, Any], sha256: str | None = None) -> Record:
     """Worker: play one scheduled game (in whatever process). `sha256`: the
     card set the run started with; a file edited since is refused, rather
