@@ -4,10 +4,31 @@
 from libc.stdint cimport uint64_t
 from coexist_ai._engine cimport cx_action, cx_state, cx_cardset, CX_MAX_PLAYERS
 
+cdef extern from "cx_learned.h" nogil:
+    enum:
+        CX_LEARNED_FEATURES     # inputs of the model, per seat
+        CX_LEARNED_MAX_HIDDEN   # hidden units at most
+        CX_LEARNED_HEADS        # outputs: win, rank, margin
+        CX_LEARNED_MAX_IN       # the widest layer feeding the outputs
+    ctypedef struct cx_learned:
+        int hidden              # hidden units, 0: a linear model
+        float shift[CX_LEARNED_FEATURES]   # subtracted from each feature
+        float scale[CX_LEARNED_FEATURES]   # then divided by
+        float w1[CX_LEARNED_MAX_HIDDEN][CX_LEARNED_FEATURES]
+        float b1[CX_LEARNED_MAX_HIDDEN]
+        float w2[CX_LEARNED_HEADS][CX_LEARNED_MAX_IN]
+        float b2[CX_LEARNED_HEADS]
+    void cx_learned_features(const cx_state *s, const cx_cardset *cs, float *out)
+    void cx_learned_predict(const cx_learned *m, const float *x, float *heads)
+    void cx_cutoff_reward(const cx_learned *m, const cx_state *s,
+                          const cx_cardset *cs, int kind, float margin_weight,
+                          float *out)
+
 cdef extern from "cx_searcher.h" nogil:
     enum:
         CX_MAX_THREADS          # search threads at most
     ctypedef struct cx_search_params:
+        const cx_learned *learned  # the cut-off's model, NULL: hand-written
         double c                # UCB exploration constant
         int reward_kind         # CX_REWARD_*: win, rank, margin
         float margin_weight     # share of the margin reward blended in
@@ -53,4 +74,5 @@ cdef extern from "cx_greedy.h" nogil:
 cdef class Searcher:
     """Root-parallel determinized ISMCTS (one tree per thread)."""
     cdef cx_searcher s          # the trees and their settings
+    cdef cx_learned *model      # eval=learned: the model's weights, else NULL
     cdef readonly dict settings # the constructor's arguments

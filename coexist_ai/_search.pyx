@@ -27,8 +27,11 @@ cdef class Searcher:
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
                   str policy="light", int rollout_depth=0, double discount=1.0,
                   int threads=1,
-                  int max_nodes=1_000_000, bint reuse=True, seed=0):
+                  int max_nodes=1_000_000, bint reuse=True, seed=0, learned=None):
         cdef cx_search_params p
+        # learned: a checked model (coexist_ai.learn.model) for the cut-off
+        self.model = _pack_model(learned) if learned is not None else NULL
+        p.learned = self.model
         if reward not in REWARDS or policy not in POLICIES:
             raise ValueError(f"reward {reward!r} / policy {policy!r}: expected "
                              f"one of {REWARDS} / {POLICIES}")
@@ -52,6 +55,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         cx_searcher_free(&self.s)
+        free(self.model)
 
     def request_stop(self):
         """End a search running in another thread after the iteration each
@@ -144,3 +148,6 @@ def greedy_value(Position position not None, int seat):
     """The heuristic bot's evaluation of a position for `seat`."""
     cdef const cx_cardset *cs = position.cset()
     return cx_greedy_value(&position.s, cs, position._seat(seat))
+
+
+include "_learned.pxi"

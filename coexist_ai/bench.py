@@ -5,15 +5,23 @@ loops run in C without the GIL. Copy time is reported beside a plain memcpy of
 the same number of bytes, because absolute nanoseconds depend on the machine
 while the ratio does not.
 """
+from __future__ import annotations
+
 import random
 import time
 import timeit
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from coexist_ai import _engine, _search
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import default_card_set
+from coexist_ai.bots.builtin import IsmctsBot
+from coexist_ai.cards import CardSet, default_card_set
 from coexist_ai.errors import MissingDependencyError
+
+# (faunas, first player, deck order) of a game
+Deal = tuple[list[str], int, list[int]]
 
 
 @dataclass
@@ -24,29 +32,31 @@ class Figure:
     note: str = ""
 
 
-def random_games(card_set, players, games, seed):
+def random_games(card_set: CardSet, players: int, games: int,
+                 seed: int) -> tuple[float, float, float]:
     seconds, actions = _engine.bench_random_games(card_set, players, games, seed)
     return games / seconds, actions / seconds, actions / games
 
 
-def copy_ns(state, iterations):
+def copy_ns(state: _engine.State, iterations: int) -> tuple[float, float]:
     struct_s, memcpy_s = _engine.bench_copy(state, iterations)
     return struct_s / iterations * 1e9, memcpy_s / iterations * 1e9
 
 
-def python_call_ns(statement, setup_globals, number):
+def python_call_ns(statement: str, setup_globals: dict[str, Any], number: int) -> float:
     """Best of five: the least disturbed run on a shared machine."""
     timer = timeit.Timer(statement, globals=setup_globals)
     return min(timer.repeat(repeat=5, number=number)) / number * 1e9
 
 
-def mid_game_state(card_set, seed):
+def mid_game_state(card_set: CardSet, seed: int) -> _engine.State:
     state = _engine.State.new(card_set, players=2, seed=seed)
     state.playout_random(seed, max_actions=60)
     return state
 
 
-def run_bench(games=20000, seed=1, card_set=None, calls=200000):
+def run_bench(games: int = 20000, seed: int = 1, card_set: CardSet | None = None,
+              calls: int = 200000) -> list[Figure]:
     """All figures, in the order `coexist-ai bench` prints them."""
     card_set = card_set or default_card_set()
     figures = []
@@ -79,7 +89,7 @@ def run_bench(games=20000, seed=1, card_set=None, calls=200000):
     return figures
 
 
-def format_figures(figures):
+def format_figures(figures: Sequence[Figure]) -> str:
     width = max(len(f.name) for f in figures)
     lines = []
     for f in figures:
@@ -91,10 +101,10 @@ def format_figures(figures):
 
 # ---- the C engine against the pure-Python reference -------------------------
 
-def random_deals(card_set, players, games, seed):
+def random_deals(card_set: CardSet, players: int, games: int, seed: int) -> list[Deal]:
     """`games` deals (faunas, first player, deck order) drawn from the seed."""
     rng = random.Random(seed)
-    deals = []
+    deals: list[Deal] = []
     for _ in range(games):
         faunas = rng.sample(card_set.faunas(), players)
         deck = [c.index for c in card_set.cards if c.fauna in faunas]
@@ -103,7 +113,7 @@ def random_deals(card_set, players, games, seed):
     return deals
 
 
-def _c_playouts(card_set, players, deals, seed):
+def _c_playouts(card_set: CardSet, players: int, deals: Iterable[Deal], seed: int) -> int:
     actions = 0
     for i, (faunas, first, deck) in enumerate(deals):
         state = _engine.State.new(card_set, players, faunas, first, deck=deck)
@@ -111,9 +121,22 @@ def _c_playouts(card_set, players, deals, seed):
     return actions
 
 
-def _python_loop(new_state):
+class _Playable(Protocol):
+    """What a Python playout loop asks of a position (engine or reference)."""
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: int) -> None: ...
+
+
+# (card set, players, faunas, first player, deck) -> a new position
+_NewState = Callable[[CardSet, int, list[str], int, list[int]], _Playable]
+# (card set, players, deals, seed) -> actions played
+_Loop = Callable[[CardSet, int, Sequence[Deal], int], int]
+
+
+def _python_loop(new_state: _NewState) -> _Loop:
     """Random playouts driven from Python: legal_actions, choose, apply."""
-    def play(card_set, players, deals, seed):
+    def play(card_set: CardSet, players: int, deals: Sequence[Deal], seed: int) -> int:
         rng, actions = random.Random(seed), 0
         for faunas, first, deck in deals:
             state = new_state(card_set, players, faunas, first, deck)
@@ -124,13 +147,13 @@ def _python_loop(new_state):
     return play
 
 
-def _reference(explicit_chance):
+def _reference(explicit_chance: bool) -> _NewState:
     from coexist_ai.reference import ReferenceState
     return lambda card_set, players, faunas, first, deck: ReferenceState.new(
         card_set, players, faunas, first, deck, explicit_chance=explicit_chance)
 
 
-PLAYOUT_LOOPS = (
+PLAYOUT_LOOPS: tuple[tuple[str, _Loop], ...] = (
     ("C engine, State.playout_random", _c_playouts),
     ("C engine, Python loop", _python_loop(
         lambda card_set, players, faunas, first, deck: _engine.State.new(
@@ -140,7 +163,8 @@ PLAYOUT_LOOPS = (
 )
 
 
-def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
+def run_python_bench(card_set: CardSet | None = None, games: int = 200, seed: int = 1,
+                     repeats: int = 3) -> list[Figure]:
     """Random playouts per second of the C engine and of the pure-Python
     reference (coexist_ai.reference) on the same deals, best of `repeats`.
     Python loops call legal_actions() and the checked apply() once a move;
@@ -149,7 +173,7 @@ def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
     figures = []
     for players in (2, 4):
         deals = random_deals(card_set, players, games, seed)
-        rates = {}
+        rates: dict[str, float] = {}
         for name, loop in PLAYOUT_LOOPS:
             best, actions = 0.0, 0
             for _ in range(repeats):
@@ -167,7 +191,8 @@ def run_python_bench(card_set=None, games=200, seed=1, repeats=3):
 
 # ---- search ---------------------------------------------------------------
 
-def greedy_position(card_set, players, seed, actions):
+def greedy_position(card_set: CardSet, players: int, seed: int,
+                    actions: int) -> _engine.State:
     """A fixed mid-game position: `actions` moves of greedy self-play."""
     state = _engine.State.new(card_set, players=players, seed=seed)
     for _ in range(actions):
@@ -177,21 +202,25 @@ def greedy_position(card_set, players, seed, actions):
     return state
 
 
-def default_searcher(threads, max_nodes, seed):
+def default_searcher(threads: int, max_nodes: int, seed: int,
+                     evaluation: str = "hand") -> _search.Searcher:
     """The search of the `ismcts` bot with its default settings (rollout
     depth, discount, reward...), so the figures are those of the bot users
     run; reuse is off so that every repeat starts from an empty tree."""
-    spec = f"ismcts:threads={threads},max_nodes={max_nodes},reuse=false"
-    return make_bot(spec, seed).searcher
+    spec = f"ismcts:threads={threads},max_nodes={max_nodes},reuse=false,eval={evaluation}"
+    bot = make_bot(spec, seed)
+    assert isinstance(bot, IsmctsBot)
+    return bot.searcher
 
 
-def search_rate(position, threads, iterations, seed=1, repeats=5):
+def search_rate(position: _engine.State, threads: int, iterations: int, seed: int = 1,
+                repeats: int = 5, evaluation: str = "hand") -> tuple[float, float, float]:
     """Iterations per second of wall time and per second of CPU time (all
     threads), best of `repeats` fresh searches: on a shared machine the least
     disturbed run is the one closest to the truth."""
     best, best_cpu, per_node = 0.0, 0.0, 0.0
     for _ in range(repeats):
-        searcher = default_searcher(threads, 4 * iterations, seed)
+        searcher = default_searcher(threads, 4 * iterations, seed, evaluation)
         cpu = time.process_time()
         result = searcher.search(position.observation(), iterations=iterations)
         cpu = time.process_time() - cpu
@@ -201,7 +230,7 @@ def search_rate(position, threads, iterations, seed=1, repeats=5):
     return best, per_node, best_cpu
 
 
-def time_overshoot(position, budget, repeats):
+def time_overshoot(position: _engine.State, budget: float, repeats: int) -> float:
     """Worst overshoot of a time budget, in seconds."""
     searcher = default_searcher(1, 200_000, 1)
     worst = 0.0
@@ -211,12 +240,14 @@ def time_overshoot(position, budget, repeats):
     return worst
 
 
-def run_search_bench(card_set=None, iterations=20000, seed=7):
+def run_search_bench(card_set: CardSet | None = None, iterations: int = 20000,
+                     seed: int = 7) -> list[Figure]:
     card_set = card_set or default_card_set()
     figures = []
     for players in (2, 4):
         position = greedy_position(card_set, players, seed, 40 * players)
-        rates, per_cpu = {}, {}
+        rates: dict[int, float] = {}
+        per_cpu: dict[int, float] = {}
         for threads in (1, 2):
             rates[threads], per_node, per_cpu[threads] = search_rate(position, threads, iterations)
             figures.append(Figure(f"ISMCTS, {players} players, {threads} thread(s)",
@@ -224,6 +255,12 @@ def run_search_bench(card_set=None, iterations=20000, seed=7):
                                   f"round {position.rounds + 1}, {per_node:.0f} bytes/node"))
         figures.append(Figure(f"ISMCTS, {players} players, 2 threads / 1",
                               rates[2] / rates[1], "x", "wall clock"))
+        # the learned evaluation at the cut-off (csrc/cx_learned.c) costs
+        # its features and model at every leaf instead of the hand estimate
+        learned = search_rate(position, 1, iterations, evaluation="learned")[0]
+        figures.append(Figure(f"ISMCTS, {players} players, 1 thread, eval=learned",
+                              learned, "iterations/s",
+                              f"{learned / rates[1]:.2f}x eval=hand"))
         # iterations per CPU-second say whether the threads slow each other
         # down, whatever else the machine runs: 2 x this ratio is the
         # speed-up two free cores give
@@ -241,10 +278,12 @@ def run_search_bench(card_set=None, iterations=20000, seed=7):
 
 # ---- seconds a turn -----------------------------------------------------------
 
-def turn_seconds(card_set, spec, games=3, seed=1):
+def turn_seconds(card_set: CardSet, spec: str, games: int = 3,
+                 seed: int = 1) -> list[Figure]:
     """Wall seconds `spec` takes per turn (all the decisions of its turn)
     in 2-player games against greedy, seat 0: what a person waits."""
-    turns, choices = [], []
+    turns: list[float] = []
+    choices: list[int] = []
     for g in range(games):
         state = _engine.State.new(card_set, players=2, seed=seed + g)
         bots = [make_bot(spec, seed + g), make_bot("greedy")]
@@ -282,7 +321,7 @@ def turn_seconds(card_set, spec, games=3, seed=1):
 OPENSPIEL_GAMES = (("C engine", "coexist"), ("reference", "coexist_reference"))
 
 
-def _openspiel():
+def _openspiel() -> tuple[Any, Any]:
     try:
         import pyspiel
         import coexist_ai.openspiel  # noqa: F401  (registers the games)
@@ -294,7 +333,7 @@ def _openspiel():
     return pyspiel, mcts
 
 
-def openspiel_history(game, moves, seed):
+def openspiel_history(game: Any, moves: int, seed: int) -> list[int]:
     """`moves` seeded random actions from the start (chance included)."""
     import numpy as np
     rng, state = np.random.RandomState(seed), game.new_initial_state()
@@ -304,10 +343,12 @@ def openspiel_history(game, moves, seed):
             state.apply_action(int(rng.choice(outcomes, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))
-    return state.history()
+    history: list[int] = state.history()
+    return history
 
 
-def mcts_rate(mcts, game, state, simulations, seed, repeats):
+def mcts_rate(mcts: Any, game: Any, state: Any, simulations: int, seed: int,
+              repeats: int) -> tuple[float, int | None]:
     """OpenSpiel's MCTSBot (random rollouts to the end): simulations per
     CPU-second (the search is one Python thread: CPU time is what a busy
     shared machine does not distort), best of `repeats`, and the move it
@@ -326,7 +367,8 @@ def mcts_rate(mcts, game, state, simulations, seed, repeats):
     return best, move
 
 
-def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3):
+def run_openspiel_bench(cards_spec: str = "default", simulations: int = 200, seed: int = 1,
+                        repeats: int = 3) -> list[Figure]:
     """MCTS simulations per second through `coexist_ai.openspiel`, over the
     C engine and over the pure-Python reference, from the same position."""
     pyspiel, mcts = _openspiel()
@@ -335,7 +377,8 @@ def run_openspiel_bench(cards_spec="default", simulations=200, seed=1, repeats=3
         params = {"players": players, "seed": seed, "card_set": cards_spec}
         games = {name: pyspiel.load_game(short, params) for name, short in OPENSPIEL_GAMES}
         history = openspiel_history(games["C engine"], 40 * players, seed)
-        rates, moves = {}, {}
+        rates: dict[str, float] = {}
+        moves: dict[str, int | None] = {}
         for name, game in games.items():
             state = game.new_initial_state()
             for action in history:

@@ -2,9 +2,10 @@
 
 A card set is a TOML file (schema: RULES.md "Card set", docs/cardsets.md)
 holding the animal and caretaker cards of every fauna and, optionally, a few
-rule numbers. The project ships its own *reconstructed* set
-(``coexist_ai/data/reconstructed-v1.toml``): the published rulebook prints no
-card list, so that set is our design, not the physical cards.
+rule numbers. The project ships its own *reconstructed* sets
+(``coexist_ai/data/reconstructed-v*.toml``; DEFAULT_NAME is the default): the
+published rulebook prints no card list, so they are our design, not the
+physical cards.
 
 Everything here is pure Python. A loaded :class:`CardSet` is immutable, knows
 the index of every card (the number the C engine uses); the binding packs it
@@ -44,8 +45,9 @@ __all__ = [
     "CARETAKER_COLOURS", "DEFAULT_RULES", "EFFECT_KINDS", "EFFECT_PARAMETERS",
     "FAUNAS", "SUPPLY", "TOKEN_COLOURS",
     "Card", "CardSet", "CardSetError", "Effect",
-    "card_set_from_data", "default_card_set", "dumps_card_set",
-    "load_card_set", "loads_card_set", "resolve_card_set",
+    "card_set_from_data", "card_set_named_by", "default_card_set", "dumps_card_set",
+    "load_card_set", "loads_card_set", "packaged_by_sha256", "packaged_card_set",
+    "resolve_card_set",
 ]
 
 # ---- the game's vocabulary, from the engine (coexist_ai.vocabulary) --------
@@ -72,10 +74,16 @@ DEFAULT_RULES = MappingProxyType({
 
 BYTE = 255                # every number of cx_card is a uint8_t
 
+# The sets shipped in coexist_ai/data, oldest first. Every one stays
+# loadable by its name, and records, positions and protocol messages that
+# name one by its sha256 find it, so games played with an older default
+# still replay.
+PACKAGED_NAMES = ("reconstructed-v1", "reconstructed-v2")
+# The default set: the one switch between them.
 DEFAULT_NAME = "reconstructed-v1"
-DEFAULT_ALIASES = ("default", DEFAULT_NAME)
-PACKAGED_SOURCE = "<package>:" + DEFAULT_NAME
-_PACKAGED_FILE = DEFAULT_NAME + ".toml"
+DEFAULT_ALIASES = ("default",)
+PACKAGE_PREFIX = "<package>:"
+PACKAGED_SOURCE = PACKAGE_PREFIX + DEFAULT_NAME
 
 ID_PATTERN = re.compile(r"[a-z0-9-]+")
 TOP_FIELDS = ("name", "rules", "animal", "caretaker")
@@ -282,11 +290,12 @@ class CardSet:
 
     @property
     def is_reconstructed(self) -> bool:
-        """True when this is the packaged reconstructed set (same content,
-        wherever it was loaded from): it must then be labelled reconstructed."""
-        if self.source == PACKAGED_SOURCE:
+        """True when this is one of the packaged reconstructed sets (same
+        content, wherever it was loaded from): it must then be labelled
+        reconstructed."""
+        if self.source.startswith(PACKAGE_PREFIX):
             return True
-        return self.sha256 == default_card_set().sha256
+        return packaged_by_sha256(self.sha256) is not None
 
     @property
     def display_name(self) -> str:
@@ -372,28 +381,63 @@ def _syntax_error(source: str, error: tomllib.TOMLDecodeError) -> CardSetError:
 
 
 @functools.cache
-def default_card_set() -> CardSet:
-    """The packaged reconstructed card set (loaded once, then cached)."""
+def packaged_card_set(name: str) -> CardSet:
+    """A set shipped with the package, by its name (loaded once, then
+    cached); KeyError for a name that is not one of PACKAGED_NAMES."""
+    if name not in PACKAGED_NAMES:
+        raise KeyError(name)
     text = (resources.files(__package__).joinpath("data")
-            .joinpath(_PACKAGED_FILE).read_text(encoding="utf-8"))
-    return loads_card_set(text, PACKAGED_SOURCE)
+            .joinpath(name + ".toml").read_text(encoding="utf-8"))
+    return loads_card_set(text, PACKAGE_PREFIX + name)
+
+
+def default_card_set() -> CardSet:
+    """The packaged set that is the default (DEFAULT_NAME)."""
+    return packaged_card_set(DEFAULT_NAME)
+
+
+@functools.cache
+def _packaged_by_hash() -> Mapping[str, str]:
+    return MappingProxyType({packaged_card_set(name).sha256: name
+                             for name in PACKAGED_NAMES})
+
+
+def packaged_by_sha256(sha256: object) -> CardSet | None:
+    """The packaged set with this content hash (what records, positions
+    and protocol messages name a set by), or None."""
+    name = _packaged_by_hash().get(sha256) if isinstance(sha256, str) else None
+    return None if name is None else packaged_card_set(name)
+
+
+def card_set_named_by(named: object, spec: str | os.PathLike[str] | CardSet | None = None
+                      ) -> CardSet:
+    """The set to read a record or position with: the one the user gave
+    (`spec`), else the packaged set its {"name", "sha256"} names, else the
+    default (whose hash check then tells the user what to pass)."""
+    if spec is not None and spec not in DEFAULT_ALIASES:
+        return resolve_card_set(spec)
+    sha = named.get("sha256") if isinstance(named, Mapping) else None
+    return packaged_by_sha256(sha) or default_card_set()
 
 
 def resolve_card_set(spec: str | os.PathLike[str] | CardSet | None = None) -> CardSet:
-    """A card set from what a user typed: None, "default" or
-    "reconstructed-v1" give the packaged set, a CardSet is returned as it is,
-    anything else is a path (write ./default for a file named default)."""
+    """A card set from what a user typed: None or "default" give the default
+    set, a packaged set's name (PACKAGED_NAMES) that set, a CardSet is
+    returned as it is, anything else is a path (write ./default for a file
+    named default, ./reconstructed-v1 for one named so)."""
     if isinstance(spec, CardSet):
         return spec
     if spec is None or spec in DEFAULT_ALIASES:
         return default_card_set()
+    if spec in PACKAGED_NAMES:
+        return packaged_card_set(str(spec))
     try:
         return load_card_set(spec)
     except CardSetError as error:
         if Path(spec).exists():
             raise
         # The user may have meant a name, not a path: say which names exist.
-        names = " or ".join(map(repr, DEFAULT_ALIASES))
+        names = " or ".join(map(repr, DEFAULT_ALIASES + PACKAGED_NAMES))
         raise CardSetError(error.source, f"{error.problem}, and it is not a "
                                          f"card-set name ({names})") from None
 

@@ -276,8 +276,8 @@ def _check_engine_limits(cards: list[Card], rules: Mapping[str, int],
     """Set-wide limits of cx_types.h, reported on the card that crosses them."""
     if len(cards) > MAX_CARDS:
         card = cards[MAX_CARDS]
-        kind = "animal" if card.is_animal else "caretaker"
-        _Where(source, f"{kind} {card.id!r}").fail(
+        card_kind = "animal" if card.is_animal else "caretaker"
+        _Where(source, f"{card_kind} {card.id!r}").fail(
             None, f"card number {MAX_CARDS + 1} of {len(cards)}: a card set "
                   f"holds at most {MAX_CARDS} cards (the engine's CX_MAX_CARDS)")
     spaces, start_recruits = rules["center_spaces"], 0

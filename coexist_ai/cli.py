@@ -3,25 +3,28 @@ import sys
 
 import click
 
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import DEFAULT_NAME, PACKAGED_NAMES, CardSet, CardSetError
+from coexist_ai.cards import resolve_card_set
 from coexist_ai.errors import CoexistError
 
 
-def _card_set(spec):
+def card_set_option_value(spec: str, param_hint: str = "--cards") -> CardSet:
+    """The card set a user named, or a usage error naming the option."""
     try:
         return resolve_card_set(spec)
     except CardSetError as e:
-        raise click.BadParameter(str(e), param_hint="--cards") from None
+        raise click.BadParameter(str(e), param_hint=param_hint) from None
 
 
 CARDS_OPTION = click.option(
     "--cards", "cards_spec", default="default", show_default=True,
-    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+    help=f"Card set: 'default' ({DEFAULT_NAME}), a packaged set's name "
+         f"({', '.join(PACKAGED_NAMES)}) or a path to a TOML file.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="coexist-ai")
-def main():
+def main() -> None:
     """Coexist AI: strong opponents and a tournament harness for Coexist."""
 
 
@@ -45,12 +48,13 @@ def main():
 @click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
               help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games, seed, search, python, turns_spec, turn_games, openspiel, simulations,
-          cards_spec):
+def bench(games: int | None, seed: int, search: bool, python: bool,
+          turns_spec: str | None, turn_games: int, openspiel: bool, simulations: int,
+          cards_spec: str) -> None:
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
                                   run_python_bench, run_search_bench, turn_seconds)
-    card_set = _card_set(cards_spec)
+    card_set = card_set_option_value(cards_spec)
     if turns_spec:
         from coexist_ai.bots import make_bot
         make_bot(turns_spec).close()              # refuse a bad spec now
@@ -70,39 +74,50 @@ def bench(games, seed, search, python, turns_spec, turn_games, openspiel, simula
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
 @click.option("--seed", default=1, show_default=True, type=int)
 @CARDS_OPTION
-def game(players, seed, cards_spec):
+def game(players: int, seed: int, cards_spec: str) -> None:
     """Play one game of uniformly random moves and print it move by move."""
     from coexist_ai.showgame import print_random_game
-    print_random_game(_card_set(cards_spec), players, seed, click.echo)
+    print_random_game(card_set_option_value(cards_spec), players, seed, click.echo)
 
 
 @main.group()
-def cards():
+def cards() -> None:
     """Card sets: check a file, report how a set plays."""
 
 
 @cards.command("check")
 @click.argument("path")
-def cards_check(path):
+def cards_check(path: str) -> None:
     """Validate a card-set TOML file."""
-    card_set = _card_set(path)
+    card_set = card_set_option_value(path)
     click.echo(f"{path}: card set {card_set.name!r} is valid: "
                f"{len(card_set.animals())} animals, {len(card_set.caretakers())} "
                f"caretaker cards, sha256 {card_set.sha256}")
 
 
 @cards.command("report")
-@click.option("--games", default=400, show_default=True, type=click.IntRange(1))
+@click.option("--games", default=400, show_default=True, type=click.IntRange(1),
+              help="Games at each player count.")
 @click.option("--seed", default=1, show_default=True, type=int)
 @click.option("--bot", "bot_spec", default="random", show_default=True,
               help="The bot playing every seat (e.g. greedy for sensible play).")
+@click.option("--players", "players_text", default="2,3,4", show_default=True,
+              help="Player counts, separated by commas.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+              help="Parallel games.")
 @CARDS_OPTION
-def cards_report(games, seed, bot_spec, cards_spec):
-    """Game length, scores, effect use and specialty balance of a card set."""
-    from coexist_ai.bots import parse_spec
+def cards_report(games: int, seed: int, bot_spec: str, players_text: str, jobs: int,
+                 cards_spec: str) -> None:
+    """Game length, scores, effects, specialty and seat balance of a card
+    set, with 95% intervals: the quick version of `coexist-ai balance`
+    (no records, no HTML)."""
+    from coexist_ai.bots import make_bot
     from coexist_ai.cardreport import card_set_report
-    parse_spec(bot_spec)
-    click.echo(card_set_report(_card_set(cards_spec), games, seed, spec=bot_spec))
+    from coexist_ai.cli_balance import parse_players
+    card_set = card_set_option_value(cards_spec)
+    make_bot(bot_spec).close()
+    click.echo(card_set_report(card_set, games, seed, parse_players(players_text),
+                               bot_spec, jobs, cards_spec))
 
 
 from coexist_ai.cli_tournament import bots, duel, tournament  # noqa: E402
@@ -113,13 +128,21 @@ main.add_command(bots)
 from coexist_ai.cli_protocol import protocol, serve  # noqa: E402
 main.add_command(serve)
 main.add_command(protocol)
+from coexist_ai.cli_balance import balance  # noqa: E402
+main.add_command(balance)
 from coexist_ai.cli_play import levels, play, replay  # noqa: E402
 main.add_command(play)
 main.add_command(levels)
 main.add_command(replay)
+from coexist_ai.cli_tune import tune  # noqa: E402
+main.add_command(tune)
+from coexist_ai.cli_web import web  # noqa: E402
+main.add_command(web)
+from coexist_ai.cli_learn import train  # noqa: E402
+main.add_command(train)
 
 
-def run():
+def run() -> None:
     """Entry point that turns user mistakes into one clear line, no traceback."""
     try:
         main(standalone_mode=True)

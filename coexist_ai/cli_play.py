@@ -1,27 +1,43 @@
 """`coexist-ai play` (a person against bots) and `coexist-ai replay`."""
+from __future__ import annotations
+
 import os
 import secrets
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 from click.core import ParameterSource
 
+from coexist_ai.cards import DEFAULT_NAME
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, card_set_named_by, resolve_card_set
+
+if TYPE_CHECKING:
+    from coexist_ai.bots.levels import Level
+    from coexist_ai.match import Record
+
+T = TypeVar("T")
 
 COLOR_OPTION = click.option(
     "--color", "color", default="auto", show_default=True,
     type=click.Choice(["auto", "always", "never"]),
     help="Colour: auto = only on a terminal, and not when NO_COLOR is set.")
 CARDS_OPTION = click.option(
-    "--cards", "cards_spec", default="default", show_default=True,
-    help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+    "--cards", "cards_spec", default=None,
+    help=f"Card set: a packaged set's name, 'default' ({DEFAULT_NAME}) or a path to a "
+         "TOML file [default: for a saved game, the packaged set it names; else "
+         "the default].")
 NEW_GAME_OPTIONS = ("players", "vs", "level", "seat", "seed", "fauna")
 
 
-def _card_set(spec):
+def _card_set(spec: str | None, record: Record | None = None) -> CardSet:
+    """The set given, else (for a record) the packaged set it names, else
+    the default."""
     try:
-        return resolve_card_set(spec)
+        return card_set_named_by(record.get("card_set"), spec) if record \
+            else resolve_card_set(spec)
     except CardSetError as e:
         raise click.BadParameter(str(e), param_hint="--cards") from None
 
@@ -29,7 +45,7 @@ def _card_set(spec):
 BUDGETS = {"iterations", "time", "turn_iterations", "turn_time"}
 
 
-def with_time(spec, seconds):
+def with_time(spec: str, seconds: float) -> str:
     """An ismcts spec that sets no budget searches for `seconds` a turn
     (all its decisions together: a person waits for the turn)."""
     name, _, rest = spec.partition(":")
@@ -39,7 +55,8 @@ def with_time(spec, seconds):
     return f"{spec}{',' if rest else ':'}turn_time={seconds:g}"
 
 
-def opponent_specs(vs, players, seconds, level=None):
+def opponent_specs(vs: tuple[str, ...], players: int, seconds: float,
+                   level: str | None = None) -> list[str]:
     """One spec per opponent from --vs (none, one for all, or one each) or
     the preset of --level."""
     if level and vs:
@@ -57,7 +74,7 @@ def opponent_specs(vs, players, seconds, level=None):
     return [with_time(s, seconds) for s in vs]
 
 
-def level_named(name):
+def level_named(name: str) -> Level:
     from coexist_ai.bots.levels import level
     from coexist_ai.bots.spec import BotSpecError
     try:
@@ -66,7 +83,7 @@ def level_named(name):
         raise click.BadParameter(str(e), param_hint="--level") from None
 
 
-def describe_opponents(specs):
+def describe_opponents(specs: Sequence[object]) -> list[str]:
     """A line per opponent that is a level: its name and Elo."""
     from coexist_ai.bots.levels import level_of_spec
     shown = []
@@ -77,7 +94,7 @@ def describe_opponents(specs):
     return shown
 
 
-def default_save_path():
+def default_save_path() -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path, n = f"coexist-game-{stamp}.jsonl", 1
     while os.path.exists(path):
@@ -86,7 +103,7 @@ def default_save_path():
     return path
 
 
-def _in_game(path, index, make):
+def _in_game(path: str, index: int, make: Callable[[], T]) -> T:
     """make(): a replay or a resumed game of the record at `index` of the
     file at `path`, whose refusals (a move that cannot be played, a deck
     that is not the card set's, a bot spec that names no bot) name that
@@ -99,7 +116,7 @@ def _in_game(path, index, make):
         raise GameFileError(f"{path}: game {index + 1}: {e}") from None
 
 
-def _existing_records(path):
+def _existing_records(path: str) -> list[Record]:
     """The games already in the save file (refused before the game if it
     is no file to save to, not at the game's first save)."""
     from coexist_ai.play.gamefile import check_save_path
@@ -140,8 +157,10 @@ def _existing_records(path):
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
 @click.pass_context
-def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, game,
-         save, cards_spec, color, no_clear):
+def play(ctx: click.Context, players: int, vs: tuple[str, ...], level: str | None,
+         seat: int, seed: int | None, fauna: str | None, seconds: float,
+         hint_bot: str | None, resume: str | None, game: int | None, save: str | None,
+         cards_spec: str, color: str, no_clear: bool) -> None:
     """Play Coexist in the terminal against bots."""
     from coexist_ai.bots import make_bot
     from coexist_ai.cli_tournament import unique_names
@@ -150,10 +169,11 @@ def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, 
     from coexist_ai.play.style import detect_style
     from coexist_ai.schedule import derive_seed
 
-    card_set = _card_set(cards_spec)
+    card_set = _card_set(cards_spec)     # refuse a bad --cards before anything
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     make_bot(hint_spec).close()                  # refuse a bad spec now
     console = Console(detect_style(color), clear=not no_clear)
+    index: int | None      # where the game goes in the save file (None: appended)
     if resume:
         given = [f"--{o}" for o in NEW_GAME_OPTIONS
                  if ctx.get_parameter_source(o) == ParameterSource.COMMANDLINE]
@@ -162,6 +182,7 @@ def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, 
                                    "these; drop them with --resume")
         records, index = gamefile.load_game(resume, game)
         record, source = records[index], index
+        card_set = _card_set(cards_spec, record)
         if record.get("end") != gamefile.UNFINISHED:
             raise gamefile.GameFileError(
                 f"{resume}: game {index + 1} is over (end {record.get('end')!r}): "
@@ -193,14 +214,14 @@ def play(ctx, players, vs, level, seat, seed, fauna, seconds, hint_bot, resume, 
         save = save or default_save_path()
         records, index = _existing_records(save), None
         console.write(f"Deal seed {seed} (play this deal again with --seed {seed}).")
-    def start():
+    def start() -> PlaySession:
         return PlaySession(card_set, record, console, save, hint_spec, records, index)
     session = _in_game(resume, source, start) if resume else start()
     ctx.exit(session.run())
 
 
 @click.command()
-def levels():
+def levels() -> None:
     """The difficulty levels, weakest first, with their Elo."""
     from coexist_ai.bots.levels import format_levels
     click.echo(format_levels())
@@ -216,7 +237,8 @@ def levels():
 @CARDS_OPTION
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
-def replay(file, game, to_end, move, cards_spec, color, no_clear):
+def replay(file: str, game: int | None, to_end: bool, move: int | None, cards_spec: str,
+           color: str, no_clear: bool) -> None:
     """Step through a recorded game (a duel, tournament or saved play).
 
     Keys (then Enter): n or Enter next move, p previous, g N go to move N,
@@ -229,13 +251,15 @@ def replay(file, game, to_end, move, cards_spec, color, no_clear):
 
     if to_end and move is not None:
         raise click.UsageError("--to-end and --move: give one of them")
+    if cards_spec is not None:
+        _card_set(cards_spec)                 # refuse a bad --cards before the file
     records, index = gamefile.load_game(file, game if game is not None else 1)
-    card_set = _card_set(cards_spec)
+    card_set = _card_set(cards_spec, records[index])
     viewer = _in_game(file, index, lambda: Replay(
         card_set, records[index], f"{os.path.basename(file)} game {index + 1} of {len(records)}"))
     style = detect_style(color)
     if to_end or move is not None:
-        k = viewer.last if to_end else move
+        k = viewer.last if move is None else move     # --to-end: the last
         if k > viewer.last:
             raise click.BadParameter(f"{k}: the game has moves 0 to {viewer.last}",
                                      param_hint="--move")

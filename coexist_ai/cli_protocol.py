@@ -1,6 +1,7 @@
 """`coexist-ai serve` and `coexist-ai protocol check`."""
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -10,7 +11,7 @@ import click
 @click.option("--cards", "cards_specs", multiple=True,
               help="A card set the frontend may use without sending it in newgame "
                    "(repeatable; the default set is always known).")
-def serve(botspec, cards_specs):
+def serve(botspec: str, cards_specs: tuple[str, ...]) -> None:
     """Serve the built-in bot BOTSPEC over the protocol on stdin/stdout
     (docs/protocol.md). Ends on quit or at end of input."""
     from coexist_ai.cards import resolve_card_set
@@ -25,7 +26,7 @@ def serve(botspec, cards_specs):
 
 
 @click.group()
-def protocol():
+def protocol() -> None:
     """The bot protocol: check that a program speaks it."""
 
 
@@ -48,7 +49,7 @@ def protocol():
 @click.option("--cwd", type=click.Path(file_okay=False, exists=True),
               help="Folder to run COMMAND in.")
 @click.option("--verbose", "-v", is_flag=True, help="Show every line exchanged.")
-def protocol_check(command, verbose, **settings):
+def protocol_check(command: tuple[str, ...], verbose: bool, **settings: Any) -> None:
     """Check that COMMAND speaks the protocol: handshake, ping, errors,
     options, legal moves in time over whole games, pings spread over every
     decision's thinking, stop, quit (docs/protocol.md lists every check).
@@ -57,7 +58,8 @@ def protocol_check(command, verbose, **settings):
     Put the command after `--`:  coexist-ai protocol check -- perl bot.pl
     """
     from coexist_ai.protocol.check import check_bot
-    log = (lambda direction, text: click.echo(f"{direction} {text[:300]}", err=True)) \
-        if verbose else None
+    def show(direction: str, text: str) -> None:
+        click.echo(f"{direction} {text[:300]}", err=True)
+    log = show if verbose else None
     passed = check_bot(list(command), echo=click.echo, log=log, **settings)
     sys.exit(0 if passed else 1)

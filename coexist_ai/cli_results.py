@@ -1,10 +1,19 @@
 """`coexist-ai tournament ratings | export | report`: what records say,
 as a table, as files other programs read, as a report with figures."""
+from __future__ import annotations
+
 import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import click
 
 from coexist_ai.cli_tournament import tournament
+
+if TYPE_CHECKING:
+    from coexist_ai.merged import GameOrder
+    from coexist_ai.ratings import RatingTable
+    from coexist_ai.results import Standings
 
 FILES = click.argument("files", nargs=-1, required=True)
 ANCHOR = click.option("--anchor", default=None,
@@ -15,7 +24,8 @@ MIX = click.option("--mix-players", is_flag=True,
                         "a 2-player Elo and a 4-player one are not the same scale).")
 
 
-def load_standings(files, mix_players=False, ordered=False):
+def load_standings(files: Iterable[str], mix_players: bool = False,
+                   ordered: bool = False) -> tuple[Standings, GameOrder | None]:
     """Standings of the finished games in FILES (one card set; one player
     count unless `mix_players`), read one line at a time, and with
     `ordered` a GameOrder to read the games again in canonical order (else
@@ -28,7 +38,7 @@ def load_standings(files, mix_players=False, ordered=False):
                        ordered)
 
 
-def rating_table(standings, anchor):
+def rating_table(standings: Standings, anchor: str | None) -> RatingTable:
     from coexist_ai import ratings
     return ratings.compute(standings, anchor, strict_anchor=anchor is not None)
 
@@ -37,7 +47,7 @@ def rating_table(standings, anchor):
 @FILES
 @ANCHOR
 @MIX
-def tournament_ratings(files, anchor, mix_players):
+def tournament_ratings(files: tuple[str, ...], anchor: str | None, mix_players: bool) -> None:
     """The rating table of the game records in FILES, merged.
 
     Per bot: games, pairwise wins/draws/losses, score, Elo with its 95%
@@ -63,7 +73,8 @@ def tournament_ratings(files, anchor, mix_players):
 @click.option("--out", type=click.Path(dir_okay=False), help="Write here [default: stdout].")
 @ANCHOR
 @MIX
-def tournament_export(files, fmt, out, anchor, mix_players):
+def tournament_export(files: tuple[str, ...], fmt: str, out: str | None, anchor: str | None,
+                      mix_players: bool) -> None:
     """Game records in FILES as PGN, CSV or JSON, for other programs.
 
     \b
@@ -75,12 +86,13 @@ def tournament_export(files, fmt, out, anchor, mix_players):
     """
     from coexist_ai import export
     standings, order = load_standings(files, mix_players, ordered=fmt != "json")
-    if fmt == "pgn":
-        chunks = export.pgn(standings, order)
-    elif fmt == "csv":
-        chunks = export.csv_chunks(standings, order)
-    else:
+    chunks: Iterable[str]
+    if fmt == "json":
         chunks = [export.json_text(rating_table(standings, anchor), standings)]
+    else:
+        assert order is not None, "asked for every format but json"
+        chunks = export.pgn(standings, order) if fmt == "pgn" else \
+            export.csv_chunks(standings, order)
     if out:
         from coexist_ai.paths import write_replacing
         write_replacing(out, chunks)   # never a device or a fifo; whole or not at all
@@ -96,7 +108,8 @@ def tournament_export(files, fmt, out, anchor, mix_players):
               help="The HTML file; its PNG figures are written beside it.")
 @ANCHOR
 @MIX
-def tournament_report(files, out, anchor, mix_players):
+def tournament_report(files: tuple[str, ...], out: str, anchor: str | None,
+                      mix_players: bool) -> None:
     """An HTML report of the records in FILES, with PNG figures: Elo with
     intervals, the score matrix as a heat map, Elo against games played,
     the advantage of each seat (needs matplotlib: pip install
@@ -110,5 +123,6 @@ def tournament_report(files, out, anchor, mix_players):
     from coexist_ai.paths import check_writable
     check_writable(out)
     standings, order = load_standings(files, mix_players, ordered=True)
+    assert order is not None, "asked for"
     written = report.write(rating_table(standings, anchor), standings, order, out, anchor)
     click.echo(f"wrote {out} and {len(written)} figures: {', '.join(written)}")

@@ -1,14 +1,25 @@
 """`coexist-ai duel`, `coexist-ai tournament ...` and `coexist-ai bots`."""
+from __future__ import annotations
+
 import os
 import secrets
 import shlex
 import sys
 import tomllib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from coexist_ai.errors import CoexistError
 from coexist_ai.schedule import Entrant, Schedule
+
+if TYPE_CHECKING:
+    from coexist_ai.results import Standings
+    from coexist_ai.sprt import Sprt
+    from coexist_ai.tournament import Tournament
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])
 
 DEFAULT_A = "ismcts:iterations=2000"
 
@@ -21,14 +32,14 @@ BACKEND_OPTIONS = [
 ]
 
 
-def backend_options(command):
+def backend_options(command: _Command) -> _Command:
     for option in reversed(BACKEND_OPTIONS):
         command = option(command)
     return command
 DEFAULT_B = "greedy"
 
 
-def parse_sprt(text):
+def parse_sprt(text: str) -> tuple[float, float, float, float]:
     try:
         elo0, elo1, alpha, beta = (float(x) for x in text.split(","))
     except ValueError:
@@ -39,16 +50,16 @@ def parse_sprt(text):
     return elo0, elo1, alpha, beta
 
 
-def sprt_rule(test):
+def sprt_rule(test: Sprt) -> Callable[[Standings], bool]:
     """A stop rule: the SPRT on the deals whose games are all played."""
-    def stop(standings):
+    def stop(standings: Standings) -> bool:
         standings.sprt = test
         return test.update(standings.complete_deal_scores(0),
                            standings.complete_deal_games()) is not None
     return stop
 
 
-def print_results(standings):
+def print_results(standings: Standings) -> None:
     """The results table (and the SPRT's verdict) of a run; after Ctrl-C,
     the command that resumes it, and the exit status of an interrupt."""
     from coexist_ai import ratings, tables
@@ -64,7 +75,7 @@ def print_results(standings):
         sys.exit(130)
 
 
-def choose_seed(seed, out, echo):
+def choose_seed(seed: int | None, out: str | None, echo: Callable[[str], object]) -> int:
     """The tournament seed: the one given; else that of the games already in
     `out` (so that rerunning the command resumes); else a fresh 63-bit one,
     printed and recorded so that the games can be replayed. A fresh seed by
@@ -74,12 +85,12 @@ def choose_seed(seed, out, echo):
         return seed
     if out and os.path.isfile(out):
         from coexist_ai.records import numbered_records
-        seeds = set()
+        seeds: set[int] = set()
         for _, record in numbered_records(out):    # one line at a time
-            seeds.add(record.get("seed"))
-            if len(seeds - {None}) > 1:
+            if record.get("seed") is not None:
+                seeds.add(record["seed"])
+            if len(seeds) > 1:
                 break
-        seeds -= {None}
         if len(seeds) == 1:
             return seeds.pop()
     seed = secrets.randbits(63)
@@ -87,9 +98,10 @@ def choose_seed(seed, out, echo):
     return seed
 
 
-def unique_names(specs):
+def unique_names(specs: list[str]) -> list[str]:
     """Display names: the spec, numbered when two bots share it."""
-    names, seen = [], {}
+    names: list[str] = []
+    seen: dict[str, int] = {}
     for spec in specs:
         seen[spec] = seen.get(spec, 0) + 1
         names.append(spec if specs.count(spec) == 1 else f"{spec}#{seen[spec]}")
@@ -115,8 +127,9 @@ def unique_names(specs):
 @click.option("--cards", "cards_spec", default="default", show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress line.")
 @backend_options
-def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
-         backend, address):
+def duel(bot_a: str, bot_b: str, games: int, players: int, seed: int | None,
+         jobs: int | None, out: str | None, sprt: str | None, cards_spec: str, quiet: bool,
+         backend: str, address: str | None) -> None:
     """BOT_A against BOT_B (default: ISMCTS against the heuristic bot).
 
     Games come in deals played under every seat rotation. The live line
@@ -148,7 +161,7 @@ def duel(bot_a, bot_b, games, players, seed, jobs, out, sprt, cards_spec, quiet,
     print_results(standings)
 
 
-def load_config(path):
+def load_config(path: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -163,7 +176,8 @@ CONFIG_KEYS = {"name", "players", "mode", "rounds", "seed", "cards", "anchor", "
                "description"}
 
 
-def tournament_from_config(data, path, out=None):
+def tournament_from_config(data: dict[str, Any], path: str,
+                           out: str | None = None) -> Tournament:
     from coexist_ai.tournament import Tournament
     unknown = set(data) - CONFIG_KEYS
     if unknown:
@@ -190,7 +204,8 @@ def tournament_from_config(data, path, out=None):
                       data.get("cards", "default"), anchor=anchor)
 
 
-def _whole(data, key, default, path, low=None, high=None):
+def _whole(data: dict[str, Any], key: str, default: int, path: str, low: int | None = None,
+           high: int | None = None) -> int:
     """A whole-number key of a config, range-checked like the CLI options."""
     value = data.get(key, default)
     if (not isinstance(value, int) or isinstance(value, bool)
@@ -202,7 +217,7 @@ def _whole(data, key, default, path, low=None, high=None):
 
 
 @click.group()
-def tournament():
+def tournament() -> None:
     """Round robins and gauntlets over any number of bots, and what their
     records say: rating tables, exports for other programs, reports.
 
@@ -215,7 +230,7 @@ def tournament():
     """
 
 
-def _refuse_options_the_config_sets(ctx):
+def _refuse_options_the_config_sets(ctx: click.Context) -> None:
     """A config file says players, mode, rounds and seed itself: an option
     beside it would be silently ignored, so it is refused."""
     given = [f"--{name}" for name in ("players", "mode", "rounds", "seed")
@@ -239,8 +254,9 @@ def _refuse_options_the_config_sets(ctx):
 @click.option("--out", type=click.Path(dir_okay=False), help="Records file (resumable).")
 @click.option("--quiet", is_flag=True)
 @backend_options
-def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
-                   backend, address):
+def tournament_run(config: str | None, bots: str | None, players: int, mode: str,
+                   rounds: int, seed: int | None, jobs: int | None, out: str | None,
+                   quiet: bool, backend: str, address: str | None) -> None:
     """Play a tournament from CONFIG (TOML) or from --bots.
 
     The live line shows the standings (the table's Elo) and the time left;
@@ -259,6 +275,7 @@ def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
         _refuse_options_the_config_sets(click.get_current_context())
         t = tournament_from_config(load_config(config), config, out)
     else:
+        assert bots is not None, "one of CONFIG and --bots, checked above"
         specs = [s.strip() for s in bots.split(";" if ";" in bots else ",") if s.strip()]
         if len(specs) < 2:
             raise click.BadParameter(f"{bots!r}: needs at least two bot specs",
@@ -275,7 +292,7 @@ def tournament_run(config, bots, players, mode, rounds, seed, jobs, out, quiet,
 
 
 @click.command()
-def bots():
+def bots() -> None:
     """List every bot with its parameters, defaults and meaning."""
     from coexist_ai.bots import describe_bots
     click.echo(describe_bots())

@@ -9,9 +9,18 @@ finite), anchored so that one bot is 0. The fit is Newton's method, run on
 many score matrices at once, so a bootstrap of thousands of resamples
 costs little.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float64]
+Bools = NDArray[np.bool_]
+PairResult = tuple[int, int, float]    # (entrant i, entrant j, score of i)
 
 ELO_PER_NEPER = 400 / math.log(10)
 PRIOR = 1.0          # virtual drawn games per pair that met
@@ -19,10 +28,11 @@ MAX_STEP = 1.0       # nepers a Newton step may move a rating (far starts)
 NEWTON_STEPS = 100
 
 
-def pairwise_results(record, entrant_of_seat):
+def pairwise_results(record: Mapping[str, Any],
+                     entrant_of_seat: Sequence[int]) -> list[PairResult]:
     """(i, j, score of i) for each pair of seats held by different bots."""
     ranks = record["ranks"]
-    out = []
+    out: list[PairResult] = []
     for a in range(len(ranks)):
         for b in range(a + 1, len(ranks)):
             i, j = entrant_of_seat[a], entrant_of_seat[b]
@@ -33,7 +43,7 @@ def pairwise_results(record, entrant_of_seat):
     return out
 
 
-def score_matrices(results, n):
+def score_matrices(results: Iterable[PairResult], n: int) -> tuple[Floats, Floats]:
     """wins[i, j]: points i took from j; games[i, j]: their pairings."""
     wins, games = np.zeros((n, n)), np.zeros((n, n))
     for i, j, s in results:
@@ -44,7 +54,7 @@ def score_matrices(results, n):
     return wins, games
 
 
-def reachable(edges, start):
+def reachable(edges: Bools, start: int) -> Bools:
     """Bots reachable from bot `start` along `edges` (boolean, (..., n, n))."""
     n = edges.shape[-1]
     seen = np.zeros(edges.shape[:-1], bool)
@@ -54,7 +64,7 @@ def reachable(edges, start):
     return seen
 
 
-def fit(wins, games, anchor, prior=PRIOR):
+def fit(wins: Floats, games: Floats, anchor: int, prior: float = PRIOR) -> Floats:
     """Elo ratings with bot `anchor` at 0, from one score matrix (n, n) or
     many (k, n, n). A bot without games, or not linked to the anchor by
     games, has no rating: NaN."""
@@ -85,7 +95,7 @@ def fit(wins, games, anchor, prior=PRIOR):
     return elo[0] if single else elo
 
 
-def unit_matrices(units, n):
+def unit_matrices(units: Sequence[Iterable[PairResult]], n: int) -> tuple[Floats, Floats]:
     """Score matrices of each unit (a list of pairwise results): (u, n, n)."""
     wins, games = np.zeros((len(units), n, n)), np.zeros((len(units), n, n))
     for u, results in enumerate(units):
@@ -96,7 +106,8 @@ def unit_matrices(units, n):
 PICKS = 1 << 21     # resample counts held at once (16 MiB as floats)
 
 
-def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2000):
+def bootstrap(unit_wins: Floats, unit_games: Floats, anchor: int, samples: int, seed: int,
+              prior: float = PRIOR, chunk: int = 2000) -> Floats:
     """Ratings of `samples` resamplings of the units (rows: samples), made
     `chunk` at a time, fewer when there are many units, to bound the memory
     of the resample counts (the draws do not depend on the chunks: the
@@ -106,7 +117,7 @@ def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2
     units, n = unit_wins.shape[0], unit_wins.shape[1]
     chunk = max(1, min(chunk, PICKS // max(1, units)))
     flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
-    out = []
+    out: list[Floats] = []
     for start in range(0, samples, chunk):
         size = min(chunk, samples - start)
         picks = rng.multinomial(units, np.full(units, 1 / units), size=size).astype(float)
@@ -115,7 +126,8 @@ def bootstrap(unit_wins, unit_games, anchor, samples, seed, prior=PRIOR, chunk=2
     return np.concatenate(out)
 
 
-def percentile_interval(boot, level=0.95):
+def percentile_interval(boot: Floats, level: float = 0.95
+                        ) -> tuple[Floats, Floats, Floats, Floats]:
     """Lower and upper percentiles per bot over the resamples that rate it,
     and the Monte-Carlo standard error of each (half the spread of the
     order statistics one binomial standard deviation either side)."""
@@ -135,7 +147,7 @@ def percentile_interval(boot, level=0.95):
     return out[0], out[1], out[2], out[3]
 
 
-def likelihood_of_superiority(boot, tie=1e-6):
+def likelihood_of_superiority(boot: Floats, tie: float = 1e-6) -> Floats:
     """Share of the resamples rating both bots in which the row bot is above
     (equal ratings, within rounding, count half); NaN where none rates both."""
     n = boot.shape[1]
@@ -149,16 +161,16 @@ def likelihood_of_superiority(boot, tie=1e-6):
     return los
 
 
-def finite_with(wins):
+def finite_with(wins: Floats) -> Bools:
     """finite[i, j]: the maximum-likelihood difference of bots i and j is
     finite, i.e. each took points from the other, directly or through
     others (they share a strongly connected class of "took points from")."""
     took = wins > 0
-    reach = np.array([reachable(took, i) for i in range(len(wins))])
-    return reach & reach.T
+    reach: Bools = np.array([reachable(took, i) for i in range(len(wins))])
+    return np.logical_and(reach, reach.T)
 
 
-def perfect_score_bound(games_all_won, level=0.95):
+def perfect_score_bound(games_all_won: int, level: float = 0.95) -> float:
     """Lower bound of the Elo difference of a bot that won every pairing of
     each of `games_all_won` games against another: if each game is won
     whole with probability at most the pairwise expectation s, all of them
@@ -167,10 +179,10 @@ def perfect_score_bound(games_all_won, level=0.95):
     return score_to_elo(tail ** (1 / games_all_won))
 
 
-def score_to_elo(score):
+def score_to_elo(score: float) -> float:
     score = min(max(score, 1e-6), 1 - 1e-6)
     return -400 * math.log10(1 / score - 1)
 
 
-def elo_to_score(elo):
+def elo_to_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))

@@ -3,11 +3,16 @@
 Every message quotes the input that was refused and says what would have been
 valid, so that a person at a terminal or a program over the protocol can act
 on it without reading a traceback.
+
+Every exception class the package defines derives from `CoexistError` (and so
+is a ValueError): `except CoexistError` catches whatever the package raises on
+purpose, and tests/test_errors.py walks the package to keep it so.
 """
 
 
 class CoexistError(ValueError):
-    """Base class of every error raised on bad input."""
+    """Base class of every error the package defines: bad input from a
+    person, a file or a bot."""
 
 
 class IllegalMoveError(CoexistError):

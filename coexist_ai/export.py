@@ -13,37 +13,48 @@ records give the same file whatever their order, read again one at a time
 from their files (merged.GameOrder) and written as they come: an export of
 a million games holds one game at a time, not a million.
 """
+from __future__ import annotations
+
 import csv
 import io
 import json
 import math
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
+from coexist_ai.match import Record
 from coexist_ai.results import deal_key
+
+if TYPE_CHECKING:
+    from coexist_ai.merged import GameOrder
+    from coexist_ai.ratings import RatingTable
+    from coexist_ai.results import Standings
 
 RESULT = {1.0: "1-0", 0.5: "1/2-1/2", 0.0: "0-1"}
 
 
-def canonical_records(standings, order):
+def canonical_records(standings: Standings,
+                      order: GameOrder) -> Iterator[tuple[Record, list[int]]]:
     """(record, bot of each seat) of every game, in canonical order."""
     for record in order.records():
         yield record, standings.roster.lookup(record)
 
 
-def _tag(name, value):
+def _tag(name: str, value: object) -> str:
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{text}"]'
 
 
-def pgn(standings, order):
+def pgn(standings: Standings, order: GameOrder) -> Iterator[str]:
     """The PGN text, a game at a time."""
     names = standings.names
     for record, seats in canonical_records(standings, order):
         players = len(seats)
-        order = sorted(range(players), key=lambda s: (s - record.get("first_player", 0)) % players)
+        moving = sorted(range(players), key=lambda s: (s - record.get("first_player", 0)) % players)
         ranks = record["ranks"]
         for x in range(players):
             for y in range(x + 1, players):
-                white, black = order[x], order[y]
+                white, black = moving[x], moving[y]
                 if seats[white] == seats[black]:
                     continue
                 score = 1.0 if ranks[white] < ranks[black] else \
@@ -52,7 +63,8 @@ def pgn(standings, order):
                                 white, black, RESULT[score])
 
 
-def _pgn_game(record, white, black, white_seat, black_seat, result):
+def _pgn_game(record: Record, white: str, black: str, white_seat: int, black_seat: int,
+              result: str) -> str:
     place = f"{record.get('run')}/{record.get('game')}"
     tags = [("Event", record.get("tournament", "coexist")), ("Site", "coexist-ai"),
             ("Date", "????.??.??"), ("Round", _round(record)), ("White", white),
@@ -65,7 +77,7 @@ def _pgn_game(record, white, black, white_seat, black_seat, result):
     return "\n".join(_tag(k, v) for k, v in tags) + f"\n\n{result}\n\n"
 
 
-def _round(record):
+def _round(record: Record) -> str:
     if isinstance(record.get("round"), int) and isinstance(record.get("rotation"), int):
         return f"{record['round'] + 1}.{record['rotation'] + 1}"
     return "-"
@@ -75,7 +87,7 @@ CSV_COLUMNS = ["run", "tournament", "game", "round", "rotation", "deal", "player
                "first_player", "bot", "spec", "score", "rank", "end", "forfeit", "rounds"]
 
 
-def csv_chunks(standings, order):
+def csv_chunks(standings: Standings, order: GameOrder) -> Iterator[str]:
     """The CSV text: its header, then the rows of a game at a time."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -96,11 +108,11 @@ def csv_chunks(standings, order):
     yield buffer.getvalue()
 
 
-def _number_or_none(x):
+def _number_or_none(x: float | None) -> float | None:
     return None if x is None or not math.isfinite(x) else round(float(x), 2)
 
 
-def table_dict(table, standings):
+def table_dict(table: RatingTable, standings: Standings) -> dict[str, Any]:
     """The rating table as plain data (what `--format json` writes)."""
     bots = standings.roster.bots
     interval = {"anchor": "anchor"}
@@ -128,5 +140,5 @@ def table_dict(table, standings):
     }
 
 
-def json_text(table, standings):
+def json_text(table: RatingTable, standings: Standings) -> str:
     return json.dumps(table_dict(table, standings), indent=2) + "\n"

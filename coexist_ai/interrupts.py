@@ -3,15 +3,17 @@ the file and the standings printed after an interrupt agree game for game."""
 import contextlib
 import signal
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 
 @contextlib.contextmanager
-def held():
+def held() -> Iterator[None]:
     """Defer SIGINT to the end of the block (only the main thread can)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught = []
+    caught: list[tuple[Any, ...]] = []
     previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
     try:
         yield

@@ -1,16 +1,22 @@
 """The live standings of a run's progress line: the very figures of the
 final table (coexist_ai.ratings), so what a reader watches is what the
 table will say."""
+from __future__ import annotations
+
 import math
 import time
+from typing import TYPE_CHECKING
 
 from coexist_ai import ratings
 from coexist_ai.tables import interval_text, signed
 
+if TYPE_CHECKING:
+    from coexist_ai.results import Standings
+
 INTERVAL_SHARE = 0.1    # at most this share of the time goes to live intervals
 
 
-def cut(name, width):
+def cut(name: str, width: int) -> str:
     return name if len(name) <= width else name[:max(1, width - 1)] + "~"
 
 
@@ -18,11 +24,12 @@ class LiveLine:
     """`line(width)`: a duel's score, Elo, interval and SPRT, or a
     tournament's standings, in at most `width` characters."""
 
-    def __init__(self, standings):
+    def __init__(self, standings: Standings) -> None:
         self.standings = standings
-        self.row, self.deals, self.games, self.when, self.cost = None, -1, -1, 0.0, 0.0
+        self.row: ratings.Row | None = None
+        self.deals, self.games, self.when, self.cost = -1, -1, 0.0, 0.0
 
-    def __call__(self, width, final=False):
+    def __call__(self, width: int, final: bool = False) -> str:
         s = self.standings
         if not s.recorded:
             return ""
@@ -30,7 +37,7 @@ class LiveLine:
             return self._duel(width, final)
         return self._standings(width)
 
-    def _duel(self, width, final):
+    def _duel(self, width: int, final: bool) -> str:
         s = self.standings
         wins, draws, losses = s.pair_scores(0)
         estimate = ratings.point_estimates(s, s.anchor)[0]
@@ -44,7 +51,7 @@ class LiveLine:
         a, b = s.names[0], s.names[1]
         return (cut(a, room) + rest + cut(b, room) + tail)[:width]
 
-    def _interval(self, final):
+    def _interval(self, final: bool) -> ratings.Row | None:
         """The table's interval for the first bot, recomputed when a deal
         has been added, but not so often that the bootstrap (the costly
         part of the line) takes more than a tenth of the time; for the last
@@ -59,12 +66,13 @@ class LiveLine:
             self.deals, self.games = len(s.units), s.recorded
         return self.row
 
-    def _standings(self, width):
+    def _standings(self, width: int) -> str:
         s = self.standings
         estimates = ratings.point_estimates(s, s.anchor)
         order = sorted(range(len(estimates)), key=lambda i: (
             math.isnan(estimates[i]), -(0 if math.isnan(estimates[i]) else estimates[i])))
-        parts, used = [], 0
+        parts: list[str] = []
+        used = 0
         for i in order:
             figure = "?" if math.isnan(estimates[i]) else signed(estimates[i])
             part = f"{cut(s.names[i], 14)} {figure}"

@@ -2,7 +2,13 @@
 kept, only the standings' figures and, for the exports and reports that
 list every game, where each game's line is (GameOrder), to read the games
 again one at a time in their canonical order."""
-from coexist_ai.paths import open_for_reading
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import BinaryIO
+
+from coexist_ai.match import Record
+from coexist_ai.paths import StrPath, open_for_reading
 from coexist_ai.records import RecordsError, numbered_records, placed_records, record_at
 from coexist_ai.repeats import Repeats
 from coexist_ai.results import RosterSplit, Standings, record_digest
@@ -13,20 +19,22 @@ class GameOrder:
     canonical order (run, game, content), so that the same records give
     the same file whatever their order."""
 
-    def __init__(self, paths):
-        self.paths, self.places = list(paths), []
+    def __init__(self, paths: Iterable[StrPath]) -> None:
+        self.paths = list(paths)
+        # (run, game, digest, file number, byte offset) of every game counted
+        self.places: list[tuple[str, int, bytes, int, int]] = []
 
-    def note(self, file_no, offset, record, digest):
+    def note(self, file_no: int, offset: int, record: Record, digest: bytes) -> None:
         self.places.append((record["run"], record["game"], digest, file_no, offset))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.places)
 
-    def records(self, upto=None):
+    def records(self, upto: int | None = None) -> Iterator[Record]:
         """The first `upto` records (all: None) in canonical order; refused
         if a file was changed since it was read."""
         self.places.sort()
-        files = {}
+        files: dict[int, BinaryIO] = {}
         try:
             for _, _, digest, file_no, offset in self.places[:upto]:
                 path = self.paths[file_no]
@@ -42,7 +50,9 @@ class GameOrder:
                 f.close()
 
 
-def load(paths, mix_players=False, warn=print, ordered=False):
+def load(paths: Sequence[StrPath], mix_players: bool = False,
+         warn: Callable[[str], object] = print,
+         ordered: bool = False) -> tuple[Standings, GameOrder | None]:
     """(Standings, GameOrder if `ordered` else None) of the finished games
     in `paths` (one card set; one player count unless `mix_players`), each
     scheduled game once. `warn` gets the warnings (repeats, unfinished
@@ -57,9 +67,11 @@ def load(paths, mix_players=False, warn=print, ordered=False):
         return _count(standings, paths, mix_players, warn, ordered)
 
 
-def _count(standings, paths, mix_players, warn, ordered):
+def _count(standings: Standings, paths: Sequence[StrPath], mix_players: bool,
+           warn: Callable[[str], object], ordered: bool) -> tuple[Standings, GameOrder | None]:
     repeats, order = Repeats(), GameOrder(paths) if ordered else None
-    sha, unfinished, players = None, 0, {}
+    sha, unfinished = None, 0
+    players: dict[int, StrPath] = {}      # the first file of each player count
     for file_no, path in enumerate(paths):
         for line, offset, record in placed_records(path):   # every field checked
             if record["end"] == "unfinished":   # a saved game still in play

@@ -6,15 +6,22 @@ Actions are integers (bit layout in csrc/cx_types.h); a move is their text:
 Caretaker cards are named by colour, animals by their card id, so the same
 choice never has two names.
 """
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING
 
 from coexist_ai.errors import IllegalMoveError, NotationError
 from coexist_ai.vocabulary import TOKENS, ActionKind
 
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import CardSet
+
 COLOURS = "".join(TOKENS)   # C F P H S, in the engine's order of codes
 
 # kind -> (word, argument shape): X colour, Y colour, A card, B card
-_SHAPES = {
+_SHAPES: dict[int, tuple[str, str]] = {
     ActionKind.PASS: ("pass", ""), ActionKind.END: ("end", ""),
     ActionKind.CENTER: ("center", ""), ActionKind.TRAIN_START: ("train", ""),
     ActionKind.APPLY: ("apply", ""), ActionKind.SKIP: ("skip", ""),
@@ -29,7 +36,7 @@ _SHAPES = {
 WORDS = sorted({word for word, _ in _SHAPES.values()})
 
 
-def kind_word(kind):
+def kind_word(kind: int) -> str:
     """The notation word of an action kind (`ActionKind.ASSIGN` -> 'assign')."""
     return _SHAPES[kind][0]
 
@@ -40,18 +47,18 @@ def kind_word(kind):
 _MOVE_TEXT = re.compile(r"[ \t]*([A-Za-z0-9-]+(?:[ \t]+[A-Za-z0-9-]+)*)[ \t]*")
 
 
-def make_action(kind, x=0, y=0, a=0, b=0):
+def make_action(kind: int, x: int = 0, y: int = 0, a: int = 0, b: int = 0) -> int:
     """The integer of a move (see the layout in csrc/cx_types.h)."""
     return (kind << 22) | (y << 19) | (x << 16) | (b << 8) | a
 
 
-def split_action(action):
+def split_action(action: int) -> tuple[int, int, int, int, int]:
     """(kind, x, y, a, b) of an action integer."""
     return ((action >> 22) & 31, (action >> 16) & 7, (action >> 19) & 7,
             action & 255, (action >> 8) & 255)
 
 
-def check_action(card_set, action):
+def check_action(card_set: CardSet, action: object) -> tuple[int, int, int, int, int]:
     """(kind, x, y, a, b) of a well-formed action integer of this card set;
     NotationError for anything else (out of range, unused bits set...)."""
     if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < 1 << 27:
@@ -71,7 +78,7 @@ def check_action(card_set, action):
     return kind, x, y, a, b
 
 
-def action_to_move(card_set, action):
+def action_to_move(card_set: CardSet, action: object) -> str:
     """The notation of an action integer."""
     kind, x, y, a, b = check_action(card_set, action)
     word, shape = _SHAPES[kind]
@@ -86,10 +93,11 @@ def action_to_move(card_set, action):
     return " ".join(parts)
 
 
-def _candidate_actions(card_set, words):
+def _candidate_actions(card_set: CardSet, words: list[str]) -> tuple[list[int], list[str]]:
     """Every action the words could name (legal or not), or a reason why none."""
     word, args = words[0].lower(), words[1:]
-    found, reasons = [], []
+    found: list[int] = []
+    reasons: list[str] = []
     for kind, (kword, shape) in _SHAPES.items():
         if kword != word:
             continue
@@ -97,20 +105,22 @@ def _candidate_actions(card_set, words):
             reasons.append(f"'{word}' takes {_describe(shape)}")
             continue
         fields, why = _parse_fields(card_set, shape, args)
-        if why:
+        if fields is None:
             reasons.append(why)
         else:
             found.append(make_action(kind, **fields))
     return found, reasons
 
 
-def _describe(shape):
+def _describe(shape: str) -> str:
     names = {"X": "a colour", "Y": "a colour", "A": "a card id", "B": "a card id"}
     return " then ".join(names[f] for f in shape) if shape else "no argument"
 
 
-def _parse_fields(card_set, shape, args):
-    fields = {}
+def _parse_fields(card_set: CardSet, shape: str,
+                  args: list[str]) -> tuple[dict[str, int], str] | tuple[None, str]:
+    """The fields the words give, or None and why they give none."""
+    fields: dict[str, int] = {}
     for field, text in zip(shape, args):
         if field in "XY":
             colour = text.upper()
@@ -122,10 +132,10 @@ def _parse_fields(card_set, shape, args):
             if card is None:
                 return None, f"{text!r} is not a card id of {card_set.name!r}"
             fields[field.lower()] = card.index
-    return fields, None
+    return fields, ""
 
 
-def parse_move(card_set, text):
+def parse_move(card_set: CardSet, text: object) -> list[int]:
     """The actions `text` could name, before looking at any position."""
     if not isinstance(text, str) or not text.strip(" \t"):
         raise NotationError(f"empty move {text!r}: expected a move such as "
@@ -145,7 +155,7 @@ def parse_move(card_set, text):
     return found
 
 
-def parse_legal_move(position, text):
+def parse_legal_move(position: Position, text: str) -> int:
     """The legal action that `text` names in `position`."""
     legal = position.legal_actions()
     try:
@@ -158,12 +168,13 @@ def parse_legal_move(position, text):
     raise illegal_move_error(position, found[0], text)
 
 
-def _listing(position, legal):
+def _listing(position: Position, legal: list[int]) -> str:
     cs = position.card_set
     return ", ".join(action_to_move(cs, a) for a in legal) or "(none: the game is over)"
 
 
-def illegal_move_error(position, action, text=None):
+def illegal_move_error(position: Position, action: object,
+                       text: str | None = None) -> IllegalMoveError:
     """An IllegalMoveError naming the move, the decision and the legal moves."""
     legal = position.legal_actions()
     try:

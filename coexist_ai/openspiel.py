@@ -39,7 +39,7 @@ benchmarks; it has no observations (only the information-state string).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 import pyspiel
@@ -52,7 +52,16 @@ from coexist_ai.play.render import render_position
 from coexist_ai.tensor import ObservationEncoder
 from coexist_ai.vocabulary import MAX_PLAYERS, MIN_PLAYERS, ActionKind
 
+if TYPE_CHECKING:
+    from coexist_ai.reference import ReferenceState
+
+# what a _Play wraps: the engine's State or the reference's
+Played = Union[State, "ReferenceState"]
+
 FAUNA_SEPARATOR = ":"
+# OpenSpiel's player ids (IntEnum members, which pyspiel does not type)
+TERMINAL: int = pyspiel.PlayerId.TERMINAL
+CHANCE: int = pyspiel.PlayerId.CHANCE
 PARAMETERS = {"players": 2, "seed": 0, "faunas": "", "first_player": 0,
               "card_set": "default"}
 
@@ -100,9 +109,25 @@ class _Rules:
         table = self.reveals if position.is_chance_node() else self.actions
         return table[action_id]
 
-    def chance_outcomes(self, position: Any) -> list[tuple[int, float]]:
+    def chance_outcomes(self, position: Played) -> list[tuple[int, float]]:
         """[(card index, probability)] from the rules' own outcomes."""
         return [(split_action(a)[3], p) for a, p in position.chance_outcomes()]
+
+    def new(self, players: int, faunas: list[str], first_player: int) -> Played:
+        """The position at the start of a game (a chance node: the deal)."""
+        raise NotImplementedError
+
+    def legal_ids(self, position: Any) -> list[int]:
+        """The OpenSpiel actions (dense ids, or card indices at chance)."""
+        raise NotImplementedError
+
+    def dump(self, position: Any) -> Any:
+        """What pickles the position."""
+        raise NotImplementedError
+
+    def load(self, payload: Any) -> Played:
+        """The position `dump` made `payload` of."""
+        raise NotImplementedError
 
 
 class EngineRules(_Rules):
@@ -127,22 +152,22 @@ class EngineRules(_Rules):
 class ReferenceRules(_Rules):
     """The pure-Python rules, coexist_ai.reference.ReferenceState."""
 
-    def new(self, players: int, faunas: list[str], first_player: int) -> Any:
+    def new(self, players: int, faunas: list[str], first_player: int) -> ReferenceState:
         from coexist_ai.reference import ReferenceState
         # under explicit chance the deck's order is unused: its cards matter
         deck = [c.index for c in self.card_set.cards if c.fauna in faunas]
         return ReferenceState.new(self.card_set, players, faunas, first_player,
                                   deck, explicit_chance=True)
 
-    def legal_ids(self, position: Any) -> list[int]:
+    def legal_ids(self, position: ReferenceState) -> list[int]:
         if position.is_chance_node():
             return [card for card, _ in self.chance_outcomes(position)]
         return [self.ids[a] for a in position.legal_actions()]
 
-    def dump(self, position: Any) -> Any:
+    def dump(self, position: ReferenceState) -> ReferenceState:
         return position      # a plain Python object: pickle takes it whole
 
-    def load(self, payload: Any) -> Any:
+    def load(self, payload: ReferenceState) -> ReferenceState:
         return payload
 
 
@@ -169,10 +194,10 @@ class _Play:
 
     __slots__ = ("rules", "position", "memo")
 
-    def __init__(self, rules: _Rules, position: Any,
+    def __init__(self, rules: _Rules, position: Played,
                  memo: dict[tuple[str, int], Any] | None = None):
         self.rules, self.position = rules, position
-        self.memo = {} if memo is None else memo
+        self.memo: dict[tuple[str, int], Any] = {} if memo is None else memo
 
     def remember(self, key: tuple[str, int], compute: Any) -> Any:
         if key not in self.memo:
@@ -198,7 +223,8 @@ def _load_play(kind: type[_Rules], card_set: CardSet, payload: Any) -> _Play:
 
 # ---- the game -------------------------------------------------------------------
 
-class CoexistGame(pyspiel.Game):
+# pyspiel has no types: its classes are Any to mypy
+class CoexistGame(pyspiel.Game):  # type: ignore[misc]
     """Coexist with explicit chance, over the compiled engine."""
 
     rules_kind: type[_Rules] = EngineRules
@@ -248,7 +274,7 @@ def _faunas(card_set: CardSet, players: int, named: str, seed: int,
     return [str(view.fauna) for view in probe.seats]
 
 
-class CoexistState(pyspiel.State):
+class CoexistState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around an explicit-chance position."""
 
     def __init__(self, game: CoexistGame, play: _Play):
@@ -264,9 +290,9 @@ class CoexistState(pyspiel.State):
     def current_player(self) -> int:
         position = self._cx.position
         if position.is_over():
-            return pyspiel.PlayerId.TERMINAL
+            return TERMINAL
         if position.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
+            return CHANCE
         return position.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -292,13 +318,15 @@ class CoexistState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any) -> CoexistState:
         # an information set is one public history: its only state is this one
-        return self.clone()
+        clone: CoexistState = self.clone()
+        return clone
 
     def __str__(self) -> str:
         position = self._cx.position
-        if self._cx.rules.has_views:
-            return self._cx.remember(("text", -1), lambda: render_position(
+        if isinstance(position, State):      # the engine's: it has views
+            text: str = self._cx.remember(("text", -1), lambda: render_position(
                 position.observation(position.turn_seat)))
+            return text
         return f"{position!r} after {history_text(self)}"
 
 
@@ -331,15 +359,17 @@ class CoexistObserver:
         self.dict = {} if self._encoder is None else self._encoder.dict
 
     def set_from(self, state: CoexistState, player: int) -> None:
-        if self._encoder is not None:
-            np.copyto(self.tensor, state._cx.remember(
-                ("tensor", player), lambda: self._encoder.encode(state.position, player)))
+        encoder = self._encoder
+        if encoder is not None:      # its tensor is self.tensor
+            np.copyto(encoder.tensor, state._cx.remember(
+                ("tensor", player), lambda: encoder.encode(state.position, player)))
 
     def string_from(self, state: CoexistState, player: int) -> str:
         if self.perfect_recall:
             return history_text(state)
-        return state._cx.remember(("text", player), lambda: render_position(
+        text: str = state._cx.remember(("text", player), lambda: render_position(
             state.position.observation(player), you=player))
+        return text
 
 
 pyspiel.register_game(GAME_TYPE, CoexistGame)

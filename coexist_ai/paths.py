@@ -6,10 +6,14 @@ blocks forever, reading /dev/zero never ends, and replacing a device node
 (`play --save /dev/null` as root) replaces the system's device. A symlink is
 followed: it is refused when it points at such a thing or at nothing.
 """
+from __future__ import annotations
+
 import fcntl
 import os
 import shutil
 import stat
+from collections.abc import Iterable
+from typing import BinaryIO, NoReturn, TextIO
 
 from coexist_ai.errors import CoexistError
 
@@ -18,22 +22,24 @@ KINDS = {stat.S_IFDIR: "a directory", stat.S_IFCHR: "a character device",
          stat.S_IFSOCK: "a socket"}
 GIVE = "give a regular file or a new path"
 
+StrPath = str | os.PathLike[str]    # a path as the user named it
+
 
 class PathError(CoexistError):
     """A path that names something other than a regular file."""
 
 
-def _kind(mode):
+def _kind(mode: int) -> str:
     return KINDS.get(stat.S_IFMT(mode), "not a regular file")
 
 
-def _refuse(path, mode, action):
+def _refuse(path: StrPath, mode: int, action: str) -> NoReturn:
     link = f" (a symlink to {os.path.realpath(path)})" if os.path.islink(path) else ""
     raise PathError(f"{path}{link} is {_kind(mode)}, not a regular file: cannot {action} it; "
                     f"{GIVE}")
 
 
-def check_writable(path, action="write to"):
+def check_writable(path: StrPath, action: str = "write to") -> None:
     """Refuse a path that exists and is not a regular file (after symlinks),
     or is a symlink to nothing."""
     try:
@@ -49,7 +55,7 @@ def check_writable(path, action="write to"):
         _refuse(path, st.st_mode, action)
 
 
-def write_replacing(path, chunks, action="write to"):
+def write_replacing(path: StrPath, chunks: Iterable[str], action: str = "write to") -> None:
     """Write the text `chunks` to a new file beside `path` (a symlink's
     target) and put it in place when all is written: a failure midway
     leaves what was there whole. Refused like `check_writable`."""
@@ -70,7 +76,7 @@ def write_replacing(path, chunks, action="write to"):
             os.unlink(tmp)
 
 
-def _open_regular(path, flags, action):
+def _open_regular(path: StrPath, flags: int, action: str) -> int:
     """An fd on the regular file at `path`. O_NONBLOCK: should the path turn
     into a fifo between the check and the open, the open does not hang,
     and fstat then refuses what was opened."""
@@ -88,12 +94,12 @@ def _open_regular(path, flags, action):
     return fd
 
 
-def open_for_reading(path):
+def open_for_reading(path: StrPath) -> BinaryIO:
     """The regular file at `path`, opened for binary reading."""
     return os.fdopen(_open_regular(path, os.O_RDONLY, "read"), "rb")
 
 
-def open_locked_for_append(path, held_by="another run"):
+def open_locked_for_append(path: StrPath, held_by: str = "another run") -> TextIO:
     """The regular file at `path` (created if new), opened to append text,
     and locked (flock, exclusive) for as long as it stays open; refused if
     another process holds the lock."""
@@ -107,7 +113,7 @@ def open_locked_for_append(path, held_by="another run"):
     return os.fdopen(fd, "a", encoding="utf-8")
 
 
-def is_locked(path):
+def is_locked(path: StrPath) -> bool:
     """Whether another process holds the lock of the file at `path`."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)

@@ -24,7 +24,7 @@ its author.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -46,10 +46,11 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):
+# pettingzoo has no types: AECEnv is Any to mypy
+class raw_env(AECEnv):  # type: ignore[misc]
     """Coexist for 2-4 players (see the module docstring)."""
 
-    metadata = {"name": "coexist_v0", "render_modes": ["ansi"],
+    metadata: dict[str, Any] = {"name": "coexist_v0", "render_modes": ["ansi"],
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, faunas: list[str] | None = None,
@@ -73,16 +74,23 @@ class raw_env(AECEnv):
         self.seed_used: int | None = None
         self._rng: np.random.Generator | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
+
+    @property
+    def _game(self) -> State:
+        """The position, which reset() makes."""
+        assert self.position is not None, "reset() first"
+        return self.position
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._rng is None:
             if seed is None:
-                seed = int(np.random.SeedSequence().entropy % (1 << 63))
+                # a SeedSequence made without entropy draws an int from the OS
+                seed = cast(int, np.random.SeedSequence().entropy) % (1 << 63)
             self._rng, _ = seeding.np_random(seed)
             self.seed_used = seed
         fauna_seed = int(self._rng.integers(1 << 63))
@@ -100,8 +108,8 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if agent == self.agent_selection and not self.position.is_over():
-            mask[self.position.legal_action_ids()] = 1
+        if agent == self.agent_selection and not self._game.is_over():
+            mask[self._game.legal_action_ids()] = 1
         return {"observation": self.encoder.encode(self.position, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -109,11 +117,13 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise TypeError(f"{agent} is to move: step() needs an action, not None")
         self._cumulative_rewards[agent] = 0.0
-        self.position.apply(action_of_id(self.card_set, int(action)))
+        self._game.apply(action_of_id(self.card_set, int(action)))
         self._deal()
-        if self.position.is_over():
-            self.rewards = dict(zip(self.agents, self.position.returns()))
+        if self._game.is_over():
+            self.rewards = dict(zip(self.agents, self._game.returns()))
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
@@ -122,7 +132,8 @@ class raw_env(AECEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        return render_position(self.position.observation(self.position.turn_seat))
+        text: str = render_position(self._game.observation(self._game.turn_seat))
+        return text
 
     def close(self) -> None:
         pass
@@ -130,10 +141,11 @@ class raw_env(AECEnv):
     def _deal(self) -> None:
         """Resolve chance nodes (cards revealed onto the Mission) with the
         environment's generator."""
-        while self.position.is_chance_node():
-            outcomes = self.position.chance_outcomes()
+        assert self._rng is not None, "reset() first"
+        while self._game.is_chance_node():
+            outcomes = self._game.chance_outcomes()
             pick = self._rng.choice(len(outcomes), p=[p for _, p in outcomes])
-            self.position.apply(outcomes[pick][0])
+            self._game.apply(outcomes[pick][0])
 
     def _agent_to_move(self) -> str:
-        return self.possible_agents[self.position.current_player]
+        return self.possible_agents[self._game.current_player]

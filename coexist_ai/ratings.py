@@ -14,12 +14,19 @@ interval, likelihood of superiority, per connected group of bots.
   by what its perfect record proves. With fewer than MIN_DEALS deals, or
   when every resample gives the same rating, no interval is claimed (n/a).
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from coexist_ai import elo
 from coexist_ai.errors import CoexistError
+
+if TYPE_CHECKING:
+    from coexist_ai.results import Standings
 
 SAMPLES = 20000
 MIN_DEALS = 3
@@ -51,7 +58,7 @@ class Row:
 
 @dataclass
 class Group:
-    members: list
+    members: list[int]
     anchor: int
     deals: int
     seed: int
@@ -59,21 +66,21 @@ class Group:
 
 @dataclass
 class RatingTable:
-    names: list
-    rows: list                 # best first, group by group
-    groups: list
-    los: np.ndarray            # NaN across groups
-    wins: np.ndarray
-    games: np.ndarray
+    names: list[str]
+    rows: list[Row]            # best first, group by group
+    groups: list[Group]
+    los: elo.Floats            # NaN across groups
+    wins: elo.Floats
+    games: elo.Floats
     samples: int
     records: int
-    seat_advantage: dict = field(default_factory=dict)
+    seat_advantage: dict[int, float] = field(default_factory=dict)
 
-    def row(self, name):
+    def row(self, name: str) -> Row:
         return next(r for r in self.rows if r.name == name)
 
 
-def resolve_anchor(standings, anchor, strict):
+def resolve_anchor(standings: Standings, anchor: str | None, strict: bool) -> int | None:
     """Index of the anchor bot: the one named (an error if no bot has that
     name and `strict`), else random when it played, else None (each group
     then takes its most-played bot)."""
@@ -87,13 +94,15 @@ def resolve_anchor(standings, anchor, strict):
     return standings.roster.find("random")
 
 
-def compute(standings, anchor=None, strict_anchor=False, samples=SAMPLES):
+def compute(standings: Standings, anchor: str | None = None, strict_anchor: bool = False,
+            samples: int = SAMPLES) -> RatingTable:
     """The RatingTable of everything recorded so far."""
     names = standings.names
     wins, games = standings.score_matrices()
     asked = resolve_anchor(standings, anchor, strict_anchor)
     los = np.full(wins.shape, np.nan)
-    rows, groups = [], []
+    rows: list[Row] = []
+    groups: list[Group] = []
     for members in connected_groups(games, names):
         group = _rate_group(standings, members, asked, wins, games, samples, los, len(groups))
         groups.append(group[0])
@@ -102,25 +111,28 @@ def compute(standings, anchor=None, strict_anchor=False, samples=SAMPLES):
                        standings.recorded, standings.seat_advantage())
 
 
-def connected_groups(games, names):
+def connected_groups(games: elo.Floats, names: Sequence[str]) -> list[list[int]]:
     """Bots linked by games, directly or through others; largest first
     (then by name, not by the order the records came in)."""
     left, groups = set(range(len(games))), []
     while left:
         start = min(left)
-        members = sorted(np.flatnonzero(elo.reachable(games > 0, start)))
+        members: list[int] = sorted(np.flatnonzero(elo.reachable(games > 0, start)))
         groups.append(members)
         left -= set(members)
     return sorted(groups, key=lambda g: (-len(g), min(names[i] for i in g)))
 
 
-def group_anchor(members, asked, games, names):
+def group_anchor(members: Sequence[int], asked: int | None, games: elo.Floats,
+                 names: Sequence[str]) -> int:
     """The anchor asked for if it is in the group, else its most-played bot."""
     played = games.sum(axis=1)
-    return asked if asked in members else min(members, key=lambda i: (-played[i], names[i]))
+    if asked is not None and asked in members:
+        return asked
+    return min(members, key=lambda i: (-played[i], names[i]))
 
 
-def point_estimates(standings, anchor=None):
+def point_estimates(standings: Standings, anchor: str | None = None) -> elo.Floats:
     """Elo of every bot (NaN: no games), each group on its anchor: the
     figures of the table, without its intervals (for a live line)."""
     wins, games = standings.score_matrices()
@@ -132,7 +144,9 @@ def point_estimates(standings, anchor=None):
     return out
 
 
-def _rate_group(standings, members, asked, wins, games, samples, los, number):
+def _rate_group(standings: Standings, members: list[int], asked: int | None,
+                wins: elo.Floats, games: elo.Floats, samples: int, los: elo.Floats,
+                number: int) -> tuple[Group, list[Row]]:
     names = standings.names
     played = games.sum(axis=1)
     anchor = group_anchor(members, asked, games, names)
@@ -163,7 +177,8 @@ def _rate_group(standings, members, asked, wins, games, samples, los, number):
     return Group(members, anchor, len(keys), seed), rows
 
 
-def _judge_interval(row, anchor, finite, standings, deals, names):
+def _judge_interval(row: Row, anchor: int, finite: elo.Bools, standings: Standings,
+                    deals: int, names: Sequence[str]) -> None:
     """Replace a bootstrap interval that would claim more than it knows."""
     i = row.bot
     if i == anchor:
@@ -181,7 +196,7 @@ def _judge_interval(row, anchor, finite, standings, deals, names):
         row.note = "every resample gives the same rating"
 
 
-def _one_sided(row, anchor, standings, anchor_name):
+def _one_sided(row: Row, anchor: int, standings: Standings, anchor_name: str) -> None:
     """The interval of a bot with no finite difference to the anchor: the
     side its perfect record against the anchor proves, the other open."""
     i, met = row.bot, standings.met[row.bot, anchor]

@@ -7,12 +7,16 @@ names the file and the line, and nothing is rewritten. Every record read is
 checked field by field (recordschema.py). A run holds its file's lock while
 it writes, so that two runs never write one file.
 """
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION
-from coexist_ai.paths import PathError, open_for_reading, open_locked_for_append
+from coexist_ai.match import RECORD_FORMAT, RECORD_VERSION, Record
+from coexist_ai.paths import PathError, StrPath, open_for_reading, open_locked_for_append
 from coexist_ai.recordschema import FieldError, check_record
 
 PLAY_RUN = "play"      # the run of a saved play: no schedule, no repeats
@@ -22,21 +26,21 @@ class RecordsError(CoexistError):
     """A records file that cannot be used as asked."""
 
 
-def read_records(path):
+def read_records(path: StrPath) -> list[Record]:
     """Every record of a file, checked, in a list (a saved play's few
     games; a run's records are read one at a time with `numbered_records`);
     a truncated last line is ignored here (see `repair_truncated_tail`)."""
     return [record for _, record in numbered_records(path)]
 
 
-def numbered_records(path):
+def numbered_records(path: StrPath) -> Iterator[tuple[int, Record]]:
     """(line number, record) of every complete line of a file, checked,
     read one line at a time."""
     for number, _, record in placed_records(path):
         yield number, record
 
 
-def placed_records(path):
+def placed_records(path: StrPath) -> Iterator[tuple[int, int, Record]]:
     """(line number, byte offset, record) of every complete line of a file,
     checked, read one line at a time."""
     with open_for_reading(path) as f:
@@ -49,13 +53,13 @@ def placed_records(path):
             offset += len(line)
 
 
-def record_at(path, f, offset):
+def record_at(path: StrPath, f: BinaryIO, offset: int) -> Record:
     """The record of the line at `offset` of the open file `f` of `path`."""
     f.seek(offset)
     return _parse_line(path, f"byte {offset}", f.readline())
 
 
-def _parse_line(path, number, line):
+def _parse_line(path: StrPath, number: int | str, line: bytes) -> Record:
     try:
         record = json.loads(line)
     except ValueError as e:
@@ -77,7 +81,7 @@ def _parse_line(path, number, line):
 TAIL_BLOCK = 1 << 16
 
 
-def truncated_tail(path):
+def truncated_tail(path: StrPath) -> bytes:
     """Bytes at the end of the file after its last newline (a cut-off
     line), read from the end: a long file is not read whole."""
     with open_for_reading(path) as f:
@@ -93,7 +97,7 @@ def truncated_tail(path):
         return tail
 
 
-def repair_truncated_tail(path):
+def repair_truncated_tail(path: StrPath) -> int:
     """Remove a cut-off last line; returns its length in bytes (0: none).
     Complete lines are never touched."""
     tail = truncated_tail(path)
@@ -116,14 +120,14 @@ class RecordWriter:
     """Appends records to a file, one flushed line each, holding the file's
     lock until closed: a second run on the same file is refused."""
 
-    def __init__(self, path):
+    def __init__(self, path: StrPath) -> None:
         self.path = path
         try:
             self.file = open_locked_for_append(path)
         except PathError as e:
             raise RecordsError(str(e)) from None
 
-    def write(self, record):
+    def write(self, record: Record) -> None:
         line = json.dumps(record, separators=(",", ":")) + "\n"
         try:
             self.file.write(line)
@@ -133,7 +137,7 @@ class RecordWriter:
             raise RecordsError(f"cannot write to {self.path}: {e.strerror}; "
                                "the records already written are intact") from None
 
-    def close(self):
+    def close(self) -> None:
         try:
             self.file.close()
         except OSError:

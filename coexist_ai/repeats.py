@@ -6,8 +6,13 @@ games twice: the first of a (run, game) counts, every later one is
 reported with its file and line and the line it repeats, and left out.
 Saved plays are no scheduled games: every one counts.
 """
-from collections import defaultdict
+from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Iterator
+
+from coexist_ai.match import Record
+from coexist_ai.paths import StrPath
 from coexist_ai.records import PLAY_RUN, numbered_records
 
 REPEATS_SHOWN = 10     # repeated games reported one by one; then a count
@@ -20,10 +25,11 @@ class GameSet:
 
     DENSE = 1 << 24
 
-    def __init__(self):
-        self._bits, self._far, self._count = bytearray(), set(), 0
+    def __init__(self) -> None:
+        self._bits, self._count = bytearray(), 0
+        self._far: set[int] = set()
 
-    def add(self, game):
+    def add(self, game: int) -> bool:
         """Add `game`; False if it was in already."""
         if game in self:
             return False
@@ -37,16 +43,16 @@ class GameSet:
         self._count += 1
         return True
 
-    def __contains__(self, game):
+    def __contains__(self, game: int) -> bool:
         if game >= self.DENSE:
             return game in self._far
         byte = game >> 3
         return byte < len(self._bits) and bool(self._bits[byte] >> (game & 7) & 1)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self._count
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         for byte, bits in enumerate(self._bits):
             if bits:
                 yield from (8 * byte + k for k in range(8) if bits >> k & 1)
@@ -57,11 +63,13 @@ class Repeats:
     """The (run, game) of every record seen; `is_repeat` says whether a
     record's game was seen before, and `report` warns of the repeats."""
 
-    def __init__(self):
-        self.seen = defaultdict(GameSet)      # run -> its games seen
-        self.found, self.count = [], 0        # (path, line, run, game) of the first
+    def __init__(self) -> None:
+        self.seen: defaultdict[str, GameSet] = defaultdict(GameSet)   # run -> its games seen
+        # (path, line, run, game) of the first REPEATS_SHOWN repeats
+        self.found: list[tuple[StrPath, int, str, int]] = []
+        self.count = 0
 
-    def is_repeat(self, path, line, record):
+    def is_repeat(self, path: StrPath, line: int, record: Record) -> bool:
         run, game = record["run"], record["game"]
         if run == PLAY_RUN or self.seen[run].add(game):
             return False
@@ -70,7 +78,7 @@ class Repeats:
             self.found.append((path, line, run, game))
         return True
 
-    def report(self, paths, warn):
+    def report(self, paths: Iterable[StrPath], warn: Callable[[str], object]) -> None:
         """Warn of each repeat (the first REPEATS_SHOWN), naming the line it
         repeats: found by reading `paths` again, which only a file with
         repeats costs."""
@@ -84,9 +92,10 @@ class Repeats:
             warn(f"warning: {self.count} repeated games in all, each counted once")
 
 
-def _first_lines(paths, wanted):
+def _first_lines(paths: Iterable[StrPath],
+                 wanted: Collection[tuple[str, int]]) -> dict[tuple[str, int], str]:
     """{(run, game): "path:line"} of the first record of each wanted game."""
-    first = {}
+    first: dict[tuple[str, int], str] = {}
     for path in paths:
         for line, record in numbered_records(path):
             key = (record["run"], record["game"])

@@ -5,9 +5,13 @@ Figures: the Elo of each bot with its 95% interval; the score matrix as a
 heat map; each bot's Elo as the games came in (the same fit on the first k
 games, in canonical order); the advantage of each seat.
 """
+from __future__ import annotations
+
 import html
 import math
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +20,12 @@ from coexist_ai.errors import CoexistError
 from coexist_ai.results import Standings
 from coexist_ai.tables import interval_text, signed
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from coexist_ai.merged import GameOrder
+    from coexist_ai.ratings import RatingTable
+
 PROGRESSION_POINTS = 40
 
 
@@ -23,7 +33,7 @@ class ReportError(CoexistError):
     """A report that cannot be made (no matplotlib, an unwritable file)."""
 
 
-def _figure(width=7, height=4):
+def _figure(width: float = 7, height: float = 4) -> Figure:
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -32,7 +42,7 @@ def _figure(width=7, height=4):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
-def elo_figure(table):
+def elo_figure(table: RatingTable) -> Figure:
     """Elo with its interval, best at the top; an open end is drawn to the
     edge with an arrow, an interval that is n/a is not drawn."""
     rows = table.rows[::-1]
@@ -59,7 +69,7 @@ def elo_figure(table):
     return fig
 
 
-def score_figure(table):
+def score_figure(table: RatingTable) -> Figure:
     """Score of the row bot against the column bot, as a heat map."""
     order = [r.bot for r in table.rows]
     names = [table.names[i] for i in order]
@@ -79,7 +89,8 @@ def score_figure(table):
     return fig
 
 
-def progression(table, standings, order, anchor):
+def progression(table: RatingTable, standings: Standings, order: GameOrder,
+                anchor: str | None) -> list[tuple[int, list[float]]]:
     """(games so far, Elo of every bot) after a growing share of the games,
     read again one at a time in canonical order."""
     total = len(order)
@@ -87,7 +98,8 @@ def progression(table, standings, order, anchor):
              for k in range(1, PROGRESSION_POINTS + 1)}
     partial = Standings()
     partial.roster.declared_like(standings.roster)   # the bots' final keys from the start
-    out, done = [], 0
+    out: list[tuple[int, list[float]]] = []
+    done = 0
     for record in order.records():
         partial.add(record)
         done += 1
@@ -98,7 +110,8 @@ def progression(table, standings, order, anchor):
     return out
 
 
-def progression_figure(table, standings, order, anchor):
+def progression_figure(table: RatingTable, standings: Standings, order: GameOrder,
+                       anchor: str | None) -> Figure:
     points = progression(table, standings, order, anchor)
     fig = _figure(7, 4)
     ax = fig.add_subplot()
@@ -113,7 +126,7 @@ def progression_figure(table, standings, order, anchor):
     return fig
 
 
-def seat_figure(table):
+def seat_figure(table: RatingTable) -> Figure:
     seats = sorted(table.seat_advantage)
     fig = _figure(2 + 0.8 * len(seats), 3)
     ax = fig.add_subplot()
@@ -125,14 +138,16 @@ def seat_figure(table):
     return fig
 
 
-def figures(table, standings, order, anchor=None):
+def figures(table: RatingTable, standings: Standings, order: GameOrder,
+            anchor: str | None = None) -> dict[str, Figure]:
     """{file suffix: Figure}; `order`: the games (merged.GameOrder)."""
     return {"elo": elo_figure(table), "scores": score_figure(table),
             "progression": progression_figure(table, standings, order, anchor),
             "seats": seat_figure(table)}
 
 
-def write(table, standings, order, out, anchor=None):
+def write(table: RatingTable, standings: Standings, order: GameOrder, out: str,
+          anchor: str | None = None) -> list[str]:
     """Write the HTML file and its figures beside it; returns the figures'
     file names."""
     stem = os.path.splitext(out)[0]
@@ -149,7 +164,7 @@ def write(table, standings, order, out, anchor=None):
     return names
 
 
-def page(table, standings, figure_files):
+def page(table: RatingTable, standings: Standings, figure_files: Sequence[str]) -> str:
     e = html.escape
     head = ["bot", "games", "W", "D", "L", "score", "Elo", "95% interval", "LOS", "note"]
     rows = "".join(

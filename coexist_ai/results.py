@@ -12,14 +12,23 @@ merged): everything here is counted so that the order does not matter, and
 the ratings (coexist_ai.ratings) are computed from the deals in a canonical
 order.
 """
+from __future__ import annotations
+
 import hashlib
 import itertools
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import elo
 from coexist_ai.errors import CoexistError
+from coexist_ai.match import Forfeit, Record
 from coexist_ai.roster import Roster
+
+if TYPE_CHECKING:
+    from coexist_ai.sprt import Sprt
+    from coexist_ai.tournament import Tournament
 
 FAILURE_KINDS = ("time", "illegal", "crash", "stall")
 FIRST_GAMES = 3      # a bot that forfeits each of its first games stops the run
@@ -31,23 +40,23 @@ class BotsFailing(CoexistError):
     forfeits too."""
 
 
-class RosterSplit(Exception):
+class RosterSplit(CoexistError):
     """A record gives a spec of a run a second entrant name after games of
     that spec were counted under the spec alone: they would have to be
     counted again as two bots, and no record is kept. Declare every record
     first (Standings.declare)."""
 
 
-def record_digest(record):
+def record_digest(record: Record) -> bytes:
     """The sha256 of a record's content (its JSON with sorted keys)."""
     return hashlib.sha256(json.dumps(record, sort_keys=True).encode()).digest()
 
 
-def record_hash(record):
+def record_hash(record: Record) -> str:
     return record_digest(record).hex()
 
 
-def deal_key(record):
+def deal_key(record: Record) -> str:
     """What identifies a deal: its faunas by seat, first player and draw
     pile. Games of one deal (every seat rotation, every table of a round)
     share its luck, so the deal is the unit the bootstrap resamples."""
@@ -58,7 +67,7 @@ def deal_key(record):
     return hashlib.sha256(json.dumps(deal).encode()).hexdigest()[:20]
 
 
-def _score(rank, other):
+def _score(rank: int, other: int) -> float:
     return 1.0 if rank < other else 0.5 if rank == other else 0.0
 
 
@@ -66,42 +75,53 @@ class Standings:
     """Accumulates game records (of one tournament, or any): `records`, a
     sequence, is declared whole, then counted."""
 
-    def __init__(self, tournament=None, records=(), anchor=None):
+    def __init__(self, tournament: Tournament | None = None, records: Sequence[Record] = (),
+                 anchor: str | None = None) -> None:
         self.tournament = tournament
         self.anchor = anchor or (tournament.anchor if tournament else None)
-        self.recorded, self.sprt, self.interrupted = 0, None, False
+        self.recorded, self.interrupted = 0, False
+        self.sprt: Sprt | None = None
         # a schedule plays one deal a round: its games are complete when all are in
         self._deal_size = tournament.schedule.games_per_round if tournament else 0
         self.roster = Roster()
         if tournament:
             self.roster.declare(tournament.run_id, [
                 (e.name, e.spec) for e in tournament.entrants])
-        self.units = {}                       # deal -> pairwise results (a tuple)
-        self.digests = {}                     # deal -> its games' digests, joined
-        self._same = {}                       # one object per distinct result
-        self.pair_points, self.pair_games = Counter(), Counter()
-        self.outcomes = defaultdict(Counter)  # bot -> wins, draws, losses
-        self.seat_points, self.seat_pairings = Counter(), Counter()
-        self.games, self.firsts = Counter(), Counter()
-        self.met, self.swept = Counter(), Counter()
-        self.failures, self.reasons = defaultdict(Counter), Counter()
-        self.first_forfeits = defaultdict(list)
-        self.players = Counter()
-        self._complete, self._complete_scores = [], {}
-        if iter(records) is records:   # declaring would use it up
+        self.units: dict[str, tuple[elo.PairResult, ...]] = {}   # deal -> pairwise results
+        self.digests: dict[str, bytes] = {}   # deal -> its games' digests, joined
+        self._same: dict[elo.PairResult, elo.PairResult] = {}   # one object per distinct result
+        # points (halves: floats) and pairings per ordered pair of bots
+        self.pair_points: defaultdict[tuple[int, int], float] = defaultdict(float)
+        self.pair_games: Counter[tuple[int, int]] = Counter()
+        self.outcomes: defaultdict[int, Counter[str]] = defaultdict(Counter)   # wins, draws, losses
+        self.seat_points: defaultdict[int, float] = defaultdict(float)
+        self.seat_pairings: Counter[int] = Counter()
+        self.games: Counter[int] = Counter()
+        self.firsts: Counter[int] = Counter()
+        self.met: Counter[tuple[int, int]] = Counter()
+        self.swept: Counter[tuple[int, int]] = Counter()
+        self.failures: defaultdict[int, Counter[str]] = defaultdict(Counter)   # by kind
+        self.reasons: Counter[tuple[int, str, str]] = Counter()   # (bot, kind, reason)
+        self.first_forfeits: defaultdict[int, list[bool]] = defaultdict(list)
+        self.players: Counter[int] = Counter()
+        self._complete: list[str] = []        # deals with all their games, in that order
+        # bot -> [complete deals counted, its mean score in each]
+        self._complete_scores: dict[int, list[Any]] = {}
+        # declaring would use an iterator up (typed callers cannot pass one)
+        if iter(records) is records:  # type: ignore[comparison-overlap]
             raise TypeError("Standings: records must be a sequence, not an iterator")
         self.declare(records)
         for record in records:
             self.add(record)
 
-    def declare(self, records):
+    def declare(self, records: Iterable[Record]) -> None:
         """Note the entrants of records to come, so that the bots' keys are
         final before any game is counted (see Roster)."""
         for record in records:
             self.roster.declare_record(record)
         self.roster.changed = False
 
-    def add(self, record):
+    def add(self, record: Record) -> bytes:
         """Count a record; returns its digest (record_digest)."""
         seats = self.roster.seats(record)
         if self.roster.changed:
@@ -122,11 +142,11 @@ class Standings:
         self._count_forfeits(record.get("forfeits", []), seats)
         return digest
 
-    def _count_pairs(self, results):
+    def _count_pairs(self, results: Iterable[elo.PairResult]) -> None:
         """Points and pairings per ordered pair; per ordered pair also the
         games they met in and those the first won every pairing of (for
         the bound of a perfect score)."""
-        score = defaultdict(list)
+        score: defaultdict[tuple[int, int], list[float]] = defaultdict(list)
         for i, j, s in results:
             self.pair_points[i, j] += s
             self.pair_points[j, i] += 1 - s
@@ -141,7 +161,7 @@ class Standings:
             self.met[i, j] += 1
             self.swept[i, j] += all(s == 1 for s in got)
 
-    def _count_seats(self, ranks, seats):
+    def _count_seats(self, ranks: Sequence[int], seats: Sequence[int]) -> None:
         for a in range(len(ranks)):
             for b in range(len(ranks)):
                 if a != b:
@@ -151,8 +171,8 @@ class Standings:
             self.games[bot] += 1
             self.firsts[bot] += any(r == 1 for s, r in zip(seats, ranks) if s == bot)
 
-    def _count_forfeits(self, forfeits, seats):
-        lost = set()
+    def _count_forfeits(self, forfeits: Iterable[Forfeit], seats: Sequence[int]) -> None:
+        lost: set[int] = set()
         for f in forfeits:
             bot = seats[f["seat"]]
             lost.add(bot)
@@ -164,10 +184,10 @@ class Standings:
 
     # -- figures ------------------------------------------------------------
     @property
-    def names(self):
+    def names(self) -> list[str]:
         return self.roster.names()
 
-    def score_matrices(self):
+    def score_matrices(self) -> tuple[elo.Floats, elo.Floats]:
         """wins[i, j]: points bot i took from bot j; games[i, j]: their
         pairings (elo.score_matrices of every pairwise result)."""
         n = len(self.roster.bots)
@@ -176,17 +196,17 @@ class Standings:
             wins[i, j], games[i, j] = points, self.pair_games[i, j]
         return wins, games
 
-    def pair_scores(self, i):
+    def pair_scores(self, i: int) -> tuple[int, int, int]:
         """Wins, draws and losses of bot i's pairings."""
         out = self.outcomes[i]
         return out["wins"], out["draws"], out["losses"]
 
-    def seat_advantage(self):
+    def seat_advantage(self) -> dict[int, float]:
         """Mean pairwise score of each seat against the others, all games."""
         return {seat: self.seat_points[seat] / self.seat_pairings[seat]
                 for seat in sorted(self.seat_pairings)}
 
-    def complete_deal_scores(self, i):
+    def complete_deal_scores(self, i: int) -> list[float]:
         """Mean score of bot i over each deal of the schedule whose games are
         all recorded (a deal not yet played under every seat order says
         nothing fair), in the order they were completed."""
@@ -198,10 +218,10 @@ class Standings:
         scores[0] = len(self._complete)
         return list(scores[1])
 
-    def complete_deal_games(self):
+    def complete_deal_games(self) -> int:
         return len(self._complete) * self._deal_size
 
-    def failing_bot(self):
+    def failing_bot(self) -> str | None:
         """A message if some bot forfeited each of its first games (all of
         them, if it has fewer scheduled), else None."""
         for bot, lost in self.first_forfeits.items():
@@ -213,7 +233,7 @@ class Standings:
                         "as forfeits")
         return None
 
-    def _scheduled_games(self, bot):
+    def _scheduled_games(self, bot: int) -> int:
         if not self.tournament:
             return FIRST_GAMES
         t = self.tournament
@@ -224,12 +244,12 @@ class Standings:
         a_round = itertools.islice(t.schedule.games(), t.schedule.games_per_round)
         return t.schedule.rounds * sum(entrant in g.lineup for g in a_round)
 
-    def _first_reason(self, bot):
+    def _first_reason(self, bot: int) -> tuple[str, str]:
         (_, kind, reason), _ = max(((k, c) for k, c in self.reasons.items() if k[0] == bot),
                                    key=lambda kc: kc[1])
         return kind, reason
 
-    def seed_of(self, deals):
+    def seed_of(self, deals: Iterable[str]) -> int:
         """A bootstrap seed from the content of these deals' records,
         whatever their order: the sha256 of their sorted hex hashes."""
         hashes = sorted(joined[k:k + DIGEST] for key in deals
@@ -239,6 +259,6 @@ class Standings:
         return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
 
-def _first_line(text, limit=160):
+def _first_line(text: object, limit: int = 160) -> str:
     line = next((l.strip() for l in str(text).splitlines() if l.strip()), "")
     return line if len(line) <= limit else line[:limit - 3] + "..."

@@ -7,17 +7,25 @@ and `ismcts:iterations=10000` in a duel are one bot. Within one run two
 entrants may share a spec on purpose (a bot against itself): there they are
 told apart by their entrant names.
 """
+from __future__ import annotations
+
 import functools
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from coexist_ai.errors import CoexistError
+from coexist_ai.match import Record
 
 NUMBERED = re.compile(r"#\d+$")   # "random#2": the second of two same specs
 
+# a bot's key: (canonical spec,), or (canonical spec, entrant name) where a
+# run seats two entrants of one spec
+Key = tuple[str, ...]
+
 
 @functools.lru_cache(maxsize=1024)
-def canonical(spec):
+def canonical(spec: str) -> str:
     """The bot a spec names, spelled one way (the spec itself if it is an
     external bot, a preset or not a spec this build knows)."""
     from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, parse_spec
@@ -34,16 +42,17 @@ def canonical(spec):
 class Bot:
     """One bot of the roster: every name and spec it was recorded under."""
 
-    def __init__(self, key, spec):
+    def __init__(self, key: Key, spec: str) -> None:
         self.key, self.spec = key, spec
         self.specs = {spec}
-        self.entrant_names, self.protocol_names = Counter(), Counter()
+        self.entrant_names: Counter[str] = Counter()
+        self.protocol_names: Counter[str] = Counter()
 
-    def is_spec(self, name):
+    def is_spec(self, name: str) -> bool:
         base = NUMBERED.sub("", name)
         return base in self.specs or canonical(base) == self.key[0]
 
-    def own_name(self):
+    def own_name(self) -> str:
         """A name given by a person (a config's), else the name the bot
         gives itself over the protocol, else its spec."""
         given = [n for n in self.entrant_names if not self.is_spec(n)]
@@ -54,7 +63,7 @@ class Bot:
         return min(self.entrant_names, key=lambda n: (-self.entrant_names[n], n),
                    default=self.spec)
 
-    def aliases(self):
+    def aliases(self) -> list[str]:
         return sorted(set(self.entrant_names) | set(self.protocol_names) | self.specs)
 
 
@@ -62,14 +71,15 @@ class Roster:
     """Bots in the order they first appeared (the order of a tournament's
     entrants when it is given)."""
 
-    def __init__(self):
-        self.bots, self.index_of = [], {}
-        self.run_specs = {}     # run -> canonical spec -> entrant names
-        self.alone = set()      # (run, spec) given seats under the spec alone
+    def __init__(self) -> None:
+        self.bots: list[Bot] = []
+        self.index_of: dict[Key, int] = {}
+        self.run_specs: dict[str | None, dict[str, set[str]]] = {}   # run -> spec -> names
+        self.alone: set[tuple[str | None, str]] = set()   # (run, spec) seated under the spec alone
         self.changed = False    # a split made seats given earlier wrong (see
                                 # results.RosterSplit)
 
-    def declare(self, run, names_and_specs):
+    def declare(self, run: str, names_and_specs: Sequence[tuple[str, str]]) -> None:
         """The entrants of a run, known before any of its games."""
         for name, spec in names_and_specs:
             self._note(run, name, canonical(spec))
@@ -77,7 +87,7 @@ class Roster:
             self._bot(self._seat_key(run, name, spec), spec).entrant_names[name] += 0
         self.changed = False
 
-    def declare_record(self, record):
+    def declare_record(self, record: Record) -> None:
         """Note a record's entrants without seating them (records noted
         before any is seated: no seat is keyed before a split, as no
         record is kept to seat again)."""
@@ -85,11 +95,11 @@ class Roster:
             self._note(record.get("run"), name, canonical(self._spec(record, seat, name)))
 
     @staticmethod
-    def _spec(record, seat, name):
+    def _spec(record: Record, seat: int, name: str) -> str:
         bots = record.get("bots", [])
         return bots[seat].get("spec", name) if seat < len(bots) else name
 
-    def seats(self, record):
+    def seats(self, record: Record) -> list[int]:
         """Bot index of each seat of a record (its own entrants noted first:
         two names for one spec within the record split nothing seated)."""
         self.declare_record(record)
@@ -108,17 +118,17 @@ class Roster:
             out.append(self.index_of[key])
         return out
 
-    def lookup(self, record):
+    def lookup(self, record: Record) -> list[int]:
         """Bot index of each seat of a record already seated (no count changes)."""
         return [self.index_of[self.key(record.get("run"), name, self._spec(record, seat, name))]
                 for seat, name in enumerate(record["entrants"])]
 
-    def key(self, run, name, spec):
+    def key(self, run: str | None, name: str, spec: str) -> Key:
         """The key of an entrant of a run (after its entrants are noted)."""
         spec = canonical(spec)
         return (spec, name) if len(self.run_specs.get(run, {}).get(spec, ())) > 1 else (spec,)
 
-    def _seat_key(self, run, name, spec):
+    def _seat_key(self, run: str | None, name: str, spec: str) -> Key:
         """The key of a seat being given: a bot keyed by its spec alone is
         remembered, as a later second name would split it."""
         key = self._note(run, name, canonical(spec))
@@ -126,7 +136,7 @@ class Roster:
             self.alone.add((run, key[0]))
         return key
 
-    def _note(self, run, name, spec):
+    def _note(self, run: str | None, name: str, spec: str) -> Key:
         names = self.run_specs.setdefault(run, {}).setdefault(spec, set())
         if name not in names:
             names.add(name)
@@ -134,20 +144,21 @@ class Roster:
                 self.changed = True   # seats given before keyed by spec alone
         return (spec, name) if len(names) > 1 else (spec,)
 
-    def declared_like(self, other):
+    def declared_like(self, other: Roster) -> None:
         """Take another roster's declarations (not its bots)."""
         self.run_specs = {run: {spec: set(names) for spec, names in specs.items()}
                           for run, specs in other.run_specs.items()}
 
-    def _bot(self, key, spec):
+    def _bot(self, key: Key, spec: str) -> Bot:
         if key not in self.index_of:
             self.index_of[key] = len(self.bots)
             self.bots.append(Bot(key, spec))
         return self.bots[self.index_of[key]]
 
-    def names(self):
+    def names(self) -> list[str]:
         """Display names, unique (a repeated name gets #2, #3...)."""
-        out, seen = [], Counter()
+        out: list[str] = []
+        seen: Counter[str] = Counter()
         wanted = [bot.own_name() for bot in self.bots]
         counts = Counter(wanted)
         for name in wanted:
@@ -155,7 +166,7 @@ class Roster:
             out.append(name if counts[name] == 1 else f"{name}#{seen[name]}")
         return out
 
-    def find(self, name):
+    def find(self, name: str) -> int | None:
         """Index of the bot known by this name or spec, or None."""
         names = self.names()
         if name in names:

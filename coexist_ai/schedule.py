@@ -6,12 +6,23 @@ that the luck of the deal cancels out. Every seed is derived from the
 tournament seed and the game's place in the schedule, so a game is the same
 whichever process plays it and whenever.
 """
+from __future__ import annotations
+
 import hashlib
 import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+Lineup = tuple[int, ...]     # entrant index per seat
 
 
-def derive_seed(*parts):
+class Indices(Protocol):
+    """Game indices to leave out: a set, a repeats.GameSet."""
+    def __contains__(self, index: int, /) -> bool: ...
+
+
+def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any parts (stable across runs and machines)."""
     digest = hashlib.sha256(repr(parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
@@ -30,12 +41,12 @@ class GameSpec:
     round: int
     table: int
     rotation: int
-    lineup: tuple       # entrant index per seat
+    lineup: Lineup      # entrant index per seat
     deal_seed: int
-    bot_seeds: tuple    # per seat
+    bot_seeds: tuple[int, ...]    # per seat
 
 
-def tables_for(mode, n_entrants, players):
+def tables_for(mode: str, n_entrants: int, players: int) -> list[Lineup]:
     """The line-ups (entrant per seat, before rotation) of a tournament."""
     if mode == "gauntlet":
         return [(0,) + others for others in
@@ -50,11 +61,13 @@ def tables_for(mode, n_entrants, players):
         [tuple(s % n_entrants for s in range(players))]
 
 
-def distinct_seatings(tables, players):
+def distinct_seatings(tables: Sequence[Lineup],
+                      players: int) -> list[tuple[int, int, Lineup]]:
     """(table, rotation, line-up) of every distinct way to seat the tables'
     entrants: a line-up that comes back under rotation (A B A B turned by
     two seats) is the same game, so only its first rotation is played."""
-    seen, seatings = set(), []
+    seen: set[Lineup] = set()
+    seatings: list[tuple[int, int, Lineup]] = []
     for t, table in enumerate(tables):
         for r in range(players):
             lineup = tuple(table[(s + r) % players] for s in range(players))
@@ -70,7 +83,8 @@ class Schedule:
     is its seatings). Games are made one at a time, from their index alone:
     a schedule of 10^9 games costs no more than one of ten."""
 
-    def __init__(self, mode, entrants, players, seed, rounds):
+    def __init__(self, mode: str, entrants: Sequence[Entrant], players: int, seed: int,
+                 rounds: int) -> None:
         self.mode, self.entrants = mode, entrants
         self.players, self.seed, self.rounds = players, seed, rounds
         self.tables = tables_for(mode, len(entrants), players)
@@ -80,13 +94,13 @@ class Schedule:
         self.seatings = distinct_seatings(self.tables, players)
 
     @property
-    def games_per_round(self):
+    def games_per_round(self) -> int:
         return len(self.seatings)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.rounds * self.games_per_round
 
-    def game(self, index):
+    def game(self, index: int) -> GameSpec:
         """The game at `index`; any index >= 0 has one (more rounds extend a
         schedule without changing its first games)."""
         rnd, k = divmod(index, self.games_per_round)
@@ -95,7 +109,7 @@ class Schedule:
         return GameSpec(index, rnd * len(self.tables) + table, rnd, table, rotation,
                         lineup, derive_seed(self.seed, "deal", rnd), seeds)
 
-    def games(self, skip=frozenset()):
+    def games(self, skip: Indices = frozenset()) -> Iterator[GameSpec]:
         """Every game in order, made as it is asked for; those whose index
         is in `skip` (games already played) left out."""
         return (self.game(index) for index in range(len(self)) if index not in skip)

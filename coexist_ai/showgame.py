@@ -1,16 +1,19 @@
 """Print a game move by move (used by `coexist-ai game`)."""
 import random
+from collections.abc import Callable
 
 from coexist_ai import _engine
+from coexist_ai.cards import CardSet
 
 
-def print_random_game(card_set, players, seed, echo):
+def print_random_game(card_set: CardSet, players: int, seed: int,
+                      echo: Callable[[str], object]) -> None:
     state = _engine.State.new(card_set, players=players, seed=seed)
     rng = random.Random(seed)
     faunas = [str(seat.fauna) for seat in state.seats]
     echo(f"card set {card_set.name!r}, {players} players, seed {seed}, "
          f"faunas by seat: {', '.join(faunas)}")
-    turn_of = None
+    turn_of: int | None = None
     while not state.is_over():
         seat = state.current_player
         if seat != turn_of:

@@ -18,37 +18,43 @@ reachable from the first block on; outcomes in between that were never seen
 count for nothing, so the LLR is the same whatever grid of possible
 outcomes it is given.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import NDArray
+
+Floats = NDArray[np.float64]
 
 PSEUDO_COUNT = 1e-3
 SOLVER_STEPS = 100
 
 
-def expected_score(elo):
+def expected_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def bounds(alpha, beta):
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """(lower, upper): accept H0 at or below lower, H1 at or above upper."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def categories(block_scores):
+def categories(block_scores: Sequence[float]) -> tuple[Floats, Floats]:
     """Outcome values (always including 0 and 1) and the count of each."""
-    values, counts = np.unique(np.round(np.asarray(block_scores, float), 9),
-                               return_counts=True)
-    values, counts = list(values), list(counts.astype(float))
+    seen, tally = np.unique(np.round(np.asarray(block_scores, float), 9),
+                            return_counts=True)
+    values, counts = list(seen), list(tally.astype(float))
     for end in (0.0, 1.0):
         if end not in values:
             values.append(end)
             counts.append(0.0)
     order = np.argsort(values)
-    return np.asarray(values)[order], np.asarray(counts)[order]
+    return np.asarray(values, float)[order], np.asarray(counts, float)[order]
 
 
-def llr(block_scores, elo0, elo1):
+def llr(block_scores: Sequence[float], elo0: float, elo1: float) -> float:
     """Log-likelihood ratio of H1 (elo1) against H0 (elo0) given the
     outcomes of the complete blocks so far (0 before the first)."""
     if len(block_scores) == 0:
@@ -57,7 +63,7 @@ def llr(block_scores, elo0, elo1):
     return float(llr_counts(values, counts[None, :], elo0, elo1)[0])
 
 
-def llr_counts(values, counts, elo0, elo1):
+def llr_counts(values: Floats, counts: Floats, elo0: float, elo1: float) -> Floats:
     """The LLR of many runs at once: `counts` has one row per run, one
     column per outcome value."""
     ends = (values == 0) | (values == 1)
@@ -66,10 +72,11 @@ def llr_counts(values, counts, elo0, elo1):
     pdf = counts / total
     log_ratio = (_log_tilt(values, pdf, expected_score(elo0))
                  - _log_tilt(values, pdf, expected_score(elo1)))
-    return total[:, 0] * (pdf * log_ratio).sum(axis=1)
+    out: Floats = total[:, 0] * (pdf * log_ratio).sum(axis=1)
+    return out
 
 
-def _log_tilt(values, pdf, mean):
+def _log_tilt(values: Floats, pdf: Floats, mean: float) -> Floats:
     """log(1 + lambda * (value - mean)) for the lambda that makes
     pdf / (1 + lambda * (value - mean)) the closest distribution (in the
     likelihood of the observed outcomes) whose mean is `mean`. Lambda is the
@@ -97,12 +104,12 @@ def _log_tilt(values, pdf, mean):
 class Sprt:
     """The test's parameters and its state after the last complete block."""
 
-    def __init__(self, elo0, elo1, alpha, beta):
+    def __init__(self, elo0: float, elo1: float, alpha: float, beta: float) -> None:
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.lower, self.upper = bounds(alpha, beta)
         self.llr, self.blocks, self.games = 0.0, 0, 0
 
-    def update(self, block_scores, games):
+    def update(self, block_scores: Sequence[float], games: int) -> str | None:
         """The LLR of these complete blocks (played in `games` games)."""
         if len(block_scores) != self.blocks:
             self.llr = llr(block_scores, self.elo0, self.elo1)
@@ -110,18 +117,18 @@ class Sprt:
         return self.verdict
 
     @property
-    def verdict(self):
+    def verdict(self) -> str | None:
         if self.llr >= self.upper:
             return "H1"
         if self.llr <= self.lower:
             return "H0"
         return None
 
-    def short(self):
+    def short(self) -> str:
         """For the live line: LLR and its bounds."""
         return f"LLR {self.llr:+.2f} ({self.lower:+.2f},{self.upper:+.2f})"
 
-    def summary(self):
+    def summary(self) -> str:
         head = (f"SPRT elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} "
                 f"beta={self.beta:g}: LLR {self.llr:+.2f}, bounds ({self.lower:+.2f}, "
                 f"{self.upper:+.2f}), {self.games} games in {self.blocks} complete deals")

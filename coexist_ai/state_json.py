@@ -6,11 +6,15 @@ named by id, token counts by colour letter. An observation is a state without
 "draw_pile_order". Writing then reading gives back the same position, byte for
 byte; reading then writing gives back the same JSON.
 """
+from __future__ import annotations
+
 import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from coexist_ai import _engine
 from coexist_ai.errors import StateFormatError
-from coexist_ai.views import BOUNDARIES
+from coexist_ai.views import BOUNDARIES, Caretakers, SeatView, Tokens, TurnView
 from coexist_ai.vocabulary import (CARETAKERS, MAX_BOARD, MAX_ROUNDS, MISSION_SIZE,
                                    TOKENS, TRACK_SIZE, Fauna, Location, Phase)
 
@@ -18,18 +22,25 @@ VERSION = 1
 STATE_FORMAT = "coexist-state"
 OBSERVATION_FORMAT = "coexist-observation"
 
+if TYPE_CHECKING:
+    from coexist_ai.cards import Card, CardSet
+
+# the engine's state struct as a dict (Position._public_raw, _blank_raw)
+Raw = dict[str, Any]
+
 
 # ---- writing ---------------------------------------------------------------
 
-def position_to_json(position, **dump_options):
+def position_to_json(position: _engine.State | _engine.Observation,
+                     **dump_options: Any) -> str:
     """The JSON text of a State or an Observation."""
     return json.dumps(position_to_dict(position), **dump_options)
 
 
-def position_to_dict(position):
+def position_to_dict(position: _engine.State | _engine.Observation) -> dict[str, Any]:
     is_state = isinstance(position, _engine.State)
     cs = position.card_set
-    doc = {
+    doc: dict[str, Any] = {
         "format": STATE_FORMAT if is_state else OBSERVATION_FORMAT,
         "version": VERSION,
         "card_set": {"name": cs.name, "sha256": cs.sha256},
@@ -49,18 +60,18 @@ def position_to_dict(position):
     }
     if position.explicit_chance:   # written only when on: older documents stay as they were
         doc["explicit_chance"] = True
-    if is_state:
+    if isinstance(position, _engine.State):
         doc["draw_pile_order"] = [cs.cards[c].id for c in position.referee_draw_pile()]
     else:
         doc["viewer"] = position.viewer
     return doc
 
 
-def _tokens(counts, keep_zero=False):
+def _tokens(counts: Tokens | Caretakers, keep_zero: bool = False) -> dict[str, int]:
     return {colour: n for colour, n in counts._asdict().items() if keep_zero or n}
 
 
-def _turn_to_dict(turn):
+def _turn_to_dict(turn: TurnView) -> dict[str, Any]:
     return {
         "step": turn.step,
         "capture_used": turn.capture_used,
@@ -70,7 +81,7 @@ def _turn_to_dict(turn):
     }
 
 
-def _seat_to_dict(seat):
+def _seat_to_dict(seat: SeatView) -> dict[str, Any]:
     return {
         "fauna": str(seat.fauna),
         "turns": seat.turns,
@@ -86,7 +97,8 @@ def _seat_to_dict(seat):
 
 # ---- reading ---------------------------------------------------------------
 
-def state_from_json(text, card_set=None):
+def state_from_json(text: str | dict[str, Any],
+                    card_set: CardSet | None = None) -> _engine.State:
     """A State from its JSON (a "coexist-state" document)."""
     doc = _parse(text)
     card_set = _check_header(doc, STATE_FORMAT, card_set)
@@ -95,7 +107,8 @@ def state_from_json(text, card_set=None):
                                    derive_effects=True)
 
 
-def observation_from_json(text, card_set=None):
+def observation_from_json(text: str | dict[str, Any],
+                          card_set: CardSet | None = None) -> _engine.Observation:
     """An Observation from its JSON (a "coexist-observation" document)."""
     doc = _parse(text)
     card_set = _check_header(doc, OBSERVATION_FORMAT, card_set)
@@ -109,7 +122,7 @@ def observation_from_json(text, card_set=None):
 
 
 
-def _parse(text):
+def _parse(text: str | dict[str, Any]) -> dict[str, Any]:
     if isinstance(text, dict):
         return text
     try:
@@ -121,15 +134,16 @@ def _parse(text):
     return doc
 
 
-def _check_header(doc, expected_format, card_set):
-    from coexist_ai.cards import default_card_set
+def _check_header(doc: dict[str, Any], expected_format: str,
+                  card_set: CardSet | None) -> CardSet:
+    from coexist_ai.cards import card_set_named_by
     fmt, version = doc.get("format"), doc.get("version")
     if fmt != expected_format:
         raise StateFormatError(f"format: {fmt!r}, expected {expected_format!r}")
     if version != VERSION:
         raise StateFormatError(f"version: {version!r}, this build reads version {VERSION}")
-    card_set = card_set or default_card_set()
     named = doc.get("card_set")
+    card_set = card_set or card_set_named_by(named)
     if not isinstance(named, dict) or named.get("sha256") != card_set.sha256:
         raise StateFormatError(
             f"card_set: {named!r} is not the card set in use "
@@ -141,13 +155,15 @@ class _Reader:
     """Builds the C struct (as a dict) from a parsed document, field by field,
     naming the field in every error."""
 
-    def __init__(self, doc, card_set):
+    def __init__(self, doc: dict[str, Any], card_set: CardSet) -> None:
         self.doc, self.cs = doc, card_set
 
-    def fail(self, path, value, expected):
+    def fail(self, path: str, value: object, expected: str) -> NoReturn:
         raise StateFormatError(f"{path}: {value!r} is not valid; expected {expected}")
 
-    def get(self, obj, key, path, kind=int, lo=0, hi=255, default=None):
+    def get(self, obj: object, key: str, path: str, kind: type = int, lo: int = 0,
+            hi: int = 255, default: Any = None) -> Any:
+        """obj[key], checked to be a `kind` (an int in lo..hi)."""
         if not isinstance(obj, dict):
             self.fail(path.rstrip(".") or "document", obj, "a JSON object")
         if key not in obj:
@@ -162,24 +178,25 @@ class _Reader:
             self.fail(path + key, value, f"a {kind.__name__}")
         return value
 
-    def card(self, card_id, path):
+    def card(self, card_id: object, path: str) -> int:
         card = self.cs.by_id.get(card_id) if isinstance(card_id, str) else None
         if card is None:
             self.fail(path, card_id, f"a card id of {self.cs.name!r}")
         return card.index
 
-    def cards(self, obj, key, path):
+    def cards(self, obj: object, key: str, path: str) -> list[int]:
         values = self.get(obj, key, path, list, default=[])
         return [self.card(c, f"{path}{key}[{i}]") for i, c in enumerate(values)]
 
-    def tokens(self, obj, key, path, colours, default=None):
+    def tokens(self, obj: object, key: str, path: str, colours: Sequence[str],
+               default: dict[str, int] | None = None) -> list[int]:
         counts = self.get(obj, key, path, dict, default=default)
         for colour in counts:
             if colour not in colours:
                 self.fail(f"{path}{key}", colour, f"colours among {' '.join(colours)}")
         return [self.get(counts, c, f"{path}{key}.", default=0) for c in colours]
 
-    def raw(self):
+    def raw(self) -> tuple[Raw, bool]:
         doc = self.doc
         n = self.get(doc, "players", "", lo=2, hi=4)
         seats = self.get(doc, "seats", "", list)
@@ -206,7 +223,7 @@ class _Reader:
             self.read_seat(raw, p, seat, f"seats[{p}].", at_turn_start)
         return raw, at_turn_start
 
-    def read_cards(self, raw, seats):
+    def read_cards(self, raw: Raw, seats: list[Any]) -> None:
         faunas = [self.get(s, "fauna", f"seats[{p}].", str) for p, s in enumerate(seats)]
         for p, f in enumerate(faunas):
             if f not in tuple(Fauna) or faunas.index(f) != p:
@@ -221,7 +238,7 @@ class _Reader:
         raw["deck"][raw["deck_pos"]:raw["deck_len"]] = order
         raw["mission"][:len(mission)] = mission
         raw["n_mission"] = len(mission)
-        places = [(Location.DECK.code, order), (Location.MISSION.code, mission),
+        places: list[tuple[int, list[int]]] = [(Location.DECK.code, order), (Location.MISSION.code, mission),
                   (Location.DISCARD.code, self.cards(self.doc, "discard", ""))]
         for p, seat in enumerate(seats):
             path = f"seats[{p}]."
@@ -232,7 +249,7 @@ class _Reader:
                        (Location.PROTECTED.code + p, self.cards(seat, "protected", path))]
         self.place_cards(raw, places, in_game)
 
-    def draw_order(self, in_game):
+    def draw_order(self, in_game: list[Card]) -> list[int]:
         contents = self.cards(self.doc, "draw_pile_contents", "")
         if self.doc["format"] != STATE_FORMAT:
             return self.check_size(sorted(contents))
@@ -242,13 +259,14 @@ class _Reader:
                       "the cards of draw_pile_order")
         return self.check_size(order)
 
-    def check_size(self, pile):
+    def check_size(self, pile: list[int]) -> list[int]:
         size = self.doc.get("draw_pile_size", len(pile))
         if size != len(pile):
             self.fail("draw_pile_size", size, f"the number of cards listed ({len(pile)})")
         return pile
 
-    def place_cards(self, raw, places, in_game):
+    def place_cards(self, raw: Raw, places: list[tuple[int, list[int]]],
+                    in_game: list[Card]) -> None:
         wanted = {c.index for c in in_game}
         for loc, cards in places:
             for c in cards:
@@ -261,7 +279,7 @@ class _Reader:
         if missing:
             self.fail("cards", missing, "every card of the seats' faunas somewhere")
 
-    def read_turn(self, raw, phase):
+    def read_turn(self, raw: Raw, phase: object) -> None:
         turn = self.get(self.doc, "turn", "", dict, default={})
         raw["step"] = self.get(turn, "step", "turn.", default=0)
         raw["capture_used"] = self.get(turn, "capture_used", "turn.", default=0)
@@ -278,7 +296,8 @@ class _Reader:
         elif effect is not None:
             self.fail("turn.effect_card", effect, "null outside the 'effect' phase")
 
-    def read_seat(self, raw, p, seat, path, at_turn_start):
+    def read_seat(self, raw: Raw, p: int, seat: dict[str, Any], path: str,
+                  at_turn_start: bool) -> None:
         pl = raw["players"][p]
         pl["fauna"] = Fauna(seat["fauna"]).code
         pl["turns"] = self.get(seat, "turns", path, default=0)
@@ -301,13 +320,14 @@ class _Reader:
         pl["n_board"] = len(board)
         self.read_effects(pl, seat, path, raw["loc"], p)
 
-    def read_effects(self, pl, seat, path, loc, p):
+    def read_effects(self, pl: dict[str, Any], seat: dict[str, Any], path: str,
+                     loc: list[int], p: int) -> None:
         """Only the order of start_recruit effects (the release order) is in
         the document; the engine derives the rest of what a seat owns from
         the animals it released (derive_effects)."""
         released = [c for c in self.cs.cards if loc[c.index] == Location.RELEASED.code + p]
-        recruits = [c.effect.colour for c in released
-                    if c.effect and c.effect.kind == "start_recruit"]
+        recruits = [c.effect.colour for c in released   # a start_recruit names a colour
+                    if c.effect and c.effect.kind == "start_recruit" and c.effect.colour]
         order = self.get(seat, "start_recruit_order", path, list, default=recruits)
         if not all(c in CARETAKERS for c in order) or sorted(order) != sorted(recruits):
             self.fail(f"{path}start_recruit_order", order,

@@ -3,18 +3,26 @@
 Columns are sized to the names they hold; the pair matrices number their
 columns so that long specs do not make them wide.
 """
+from __future__ import annotations
+
 import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from coexist_ai.results import FAILURE_KINDS
+
+if TYPE_CHECKING:
+    from coexist_ai.ratings import RatingTable, Row
+    from coexist_ai.results import Standings
 
 FAILURE_HEAD = "fails t/i/c/s"
 
 
-def signed(x):
+def signed(x: float) -> str:
     return "0" if round(x) == 0 else f"{x:+.0f}"
 
 
-def rounding_unit(se):
+def rounding_unit(se: float) -> int:
     """The coarsest rounding an endpoint needs: the smallest of 1, 2, 5, 10...
     whose quarter is at least its Monte-Carlo standard error, so that
     another seed would move the printed figure by at most one unit."""
@@ -24,14 +32,14 @@ def rounding_unit(se):
     return 1000
 
 
-def endpoint(x, se):
+def endpoint(x: float, se: float) -> str:
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     unit = rounding_unit(se)
     return signed(round(x / unit) * unit)
 
 
-def interval_text(row):
+def interval_text(row: Row) -> str:
     if row.note == "anchor":
         return "-"
     if math.isnan(row.low):
@@ -39,7 +47,7 @@ def interval_text(row):
     return f"[{endpoint(row.low, row.low_se)}, {endpoint(row.high, row.high_se)}]"
 
 
-def rating_text(table, standings):
+def rating_text(table: RatingTable, standings: Standings) -> str:
     """The whole results table."""
     if not table.records:
         return "no games"
@@ -62,7 +70,7 @@ def rating_text(table, standings):
     return "\n".join(lines)
 
 
-def _head(table, standings):
+def _head(table: RatingTable, standings: Standings) -> str:
     counts = ", ".join(f"{n} at {p} players" for p, n in sorted(standings.players.items())) \
         if len(standings.players) > 1 else f"{next(iter(standings.players))} players"
     anchors = {table.names[g.anchor] for g in table.groups}
@@ -72,7 +80,7 @@ def _head(table, standings):
             f"95% intervals from {table.samples} bootstrap resamples of the deals")
 
 
-def _bot_lines(rows, standings, multi):
+def _bot_lines(rows: Sequence[Row], standings: Standings, multi: bool) -> list[str]:
     width = max(len("bot"), max(len(r.name) for r in rows))
     first = f"{'first':>7}" if multi else ""
     lines = [f"{'bot':<{width}}{'games':>7}{'W':>6}{'D':>5}{'L':>6}{'score':>8}{first}"
@@ -87,19 +95,19 @@ def _bot_lines(rows, standings, multi):
     return lines
 
 
-def _notes(rows):
+def _notes(rows: Sequence[Row]) -> list[str]:
     notes = [f"  {r.name}: {r.note}" for r in rows if r.note and r.note != "anchor"]
     lines = ["W/D/L: pairwise results (a 2-player game is one); LOS: likelihood "
              "of superiority over the next bot down"]
     return lines + (["intervals:"] + notes if notes else [])
 
 
-def _score_cell(table, i, j):
+def _score_cell(table: RatingTable, i: int, j: int) -> str:
     played = table.games[i, j]
     return f"{table.wins[i, j] / played:.1%}/{played:.0f}" if played else ""
 
 
-def _matrix(title, table, cell):
+def _matrix(title: str, table: RatingTable, cell: Callable[[int, int], str]) -> list[str]:
     order = [r.bot for r in table.rows]
     if len(order) < 2:
         return []
@@ -113,7 +121,7 @@ def _matrix(title, table, cell):
     return lines
 
 
-def failure_lines(standings):
+def failure_lines(standings: Standings) -> list[str]:
     """Every distinct failure with its reason and how often it happened."""
     if not standings.reasons:
         return []
@@ -125,7 +133,7 @@ def failure_lines(standings):
     return lines
 
 
-def _legend(standings):
+def _legend(standings: Standings) -> list[str]:
     out = []
     for name, bot in sorted(zip(standings.names, standings.roster.bots), key=lambda nb: nb[0]):
         others = [a for a in bot.aliases() if a != name]
@@ -135,6 +143,6 @@ def _legend(standings):
         if out else []
 
 
-def _seat_lines(table):
+def _seat_lines(table: RatingTable) -> list[str]:
     return ["seat advantage (mean pairwise score by seat): " +
             ", ".join(f"seat {s} {v:.1%}" for s, v in table.seat_advantage.items())]

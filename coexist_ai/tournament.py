@@ -1,29 +1,41 @@
 """Running a tournament: games in parallel processes, records appended as
 they finish, resumable, with a live progress line."""
+from __future__ import annotations
+
 import hashlib
 import itertools
 import json
 import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Protocol
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import CardSet, CardSetError, packaged_by_sha256, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
-from coexist_ai.match import UnstartableBot, play_game
+from coexist_ai.match import Player, Record, UnstartableBot, play_game
 from coexist_ai.progress import Eta, Progress
 from coexist_ai.records import (RecordsError, RecordWriter, numbered_records,
                                 repair_truncated_tail)
-from coexist_ai.repeats import Repeats
+from coexist_ai.paths import StrPath
+from coexist_ai.repeats import GameSet, Repeats
 from coexist_ai.results import BotsFailing, Standings
-from coexist_ai.schedule import Schedule
+from coexist_ai.schedule import Entrant, GameSpec, Schedule
+
+Echo = Callable[[str], object]    # where messages go (print, click.echo)
+# the card set as the user named it (a name or a path), or the set itself
+CardsSpec = str | CardSet
+# the middle of the progress line, made from the standings it shows
+LiveFactory = Callable[[Standings], Callable[[int, bool], str]]
 
 
 class Tournament:
     """Everything that defines a tournament's games."""
 
-    def __init__(self, name, entrants, players, mode, rounds, seed, cards="default",
-                 anchor=None):
+    def __init__(self, name: str, entrants: Iterable[Entrant], players: int, mode: str,
+                 rounds: int, seed: int, cards: CardsSpec = "default",
+                 anchor: str | None = None) -> None:
         self.name, self.entrants, self.players = name, list(entrants), players
         self.mode, self.rounds, self.seed = mode, rounds, seed
         self.cards_spec = cards
@@ -34,20 +46,20 @@ class Tournament:
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property
-    def run_id(self):
+    def run_id(self) -> str:
         """Identifies the games (not how many): more rounds extend a run."""
         ident = {"name": self.name, "mode": self.mode, "players": self.players,
                  "seed": self.seed, "card_set": self.card_set.sha256,
                  "entrants": [[e.name, e.spec] for e in self.entrants]}
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
-    def meta(self, game):
+    def meta(self, game: GameSpec) -> dict[str, Any]:
         return {"run": self.run_id, "tournament": self.name, "seed": self.seed,
                 "game": game.index,
                 "block": game.block, "round": game.round, "rotation": game.rotation,
                 "entrants": [self.entrants[i].name for i in game.lineup]}
 
-    def record_head(self, index):
+    def record_head(self, index: int) -> dict[str, Any]:
         """What the record of the game at `index` says of its place in the
         schedule and of who played it."""
         game = self.schedule.game(index)
@@ -56,16 +68,28 @@ class Tournament:
         return dict(self.meta(game), players=self.players, bots=bots)
 
 
-def _play_one(cards_spec, players, game, specs, meta, sha256=None):
+class Seeded(Protocol):
+    """What playing a game needs of its place in a schedule (a
+    tournament's GameSpec, a tuning run's TuneGame): its seeds."""
+
+    @property
+    def deal_seed(self) -> int: ...
+
+    @property
+    def bot_seeds(self) -> tuple[int, ...]: ...
+
+
+def _play_one(cards_spec: CardsSpec, players: int, game: Seeded, specs: Sequence[str],
+              meta: dict[str, Any], sha256: str | None = None) -> Record:
     """Worker: play one scheduled game (in whatever process). `sha256`: the
     card set the run started with; a file edited since is refused, rather
     than its games recorded as if they were the run's."""
     card_set = resolve_card_set(cards_spec)
     if sha256 and card_set.sha256 != sha256:
-        raise CardSetError(cards_spec, f"changed during the run (sha256 "
+        raise CardSetError(str(cards_spec), f"changed during the run (sha256 "
                            f"{card_set.sha256[:12]}..., the run's {sha256[:12]}...): the "
                            "records written are intact; restore the file to resume")
-    bots = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
+    bots: list[Player] = [_make_bot(spec, seed) for spec, seed in zip(specs, game.bot_seeds)]
     try:
         return play_game(card_set, players, game.deal_seed, bots, specs,
                          list(game.bot_seeds), meta)
@@ -74,7 +98,7 @@ def _play_one(cards_spec, players, game, specs, meta, sha256=None):
             _close(bot)
 
 
-def _make_bot(spec, seed):
+def _make_bot(spec: str, seed: int) -> Player:
     """The bot of a seat; one that cannot be made (its spec was checked,
     but making it can still fail: memory, a preset file gone) forfeits."""
     try:
@@ -83,7 +107,7 @@ def _make_bot(spec, seed):
         return UnstartableBot(spec, error)
 
 
-def _close(bot):
+def _close(bot: Player) -> None:
     """The game is decided and its record made: a bot failing to close
     must not lose it."""
     try:
@@ -92,12 +116,14 @@ def _close(bot):
         pass
 
 
-def load_existing(path, tournament, standings, warn):
+def load_existing(path: StrPath | None, tournament: Tournament, standings: Standings,
+                  warn: Echo, count: Callable[[Record], object] | None = None
+                  ) -> tuple[GameSet, int]:
     """Count the records already in `path` for this tournament into
-    `standings`, one line at a time, each game once (repairing a cut-off
-    last line); refuses records of another tournament, another card set,
-    or that its schedule does not hold. Returns the games done (a GameSet)
-    and the bytes repaired."""
+    `standings` (and `count(record)`, if given), one line at a time, each
+    game once (repairing a cut-off last line); refuses records of another
+    tournament, another card set, or that its schedule does not hold.
+    Returns the games done (a GameSet) and the bytes repaired."""
     repeats = Repeats()
     if not path or not os.path.exists(path):
         return repeats.seen[tournament.run_id], 0
@@ -105,16 +131,21 @@ def load_existing(path, tournament, standings, warn):
         _check_belongs(path, line, record, tournament)
         if not repeats.is_repeat(path, line, record):
             standings.add(record)
+            if count:
+                count(record)
     repaired = repair_truncated_tail(path)
     repeats.report([path], warn)
     return repeats.seen[tournament.run_id], repaired
 
 
-def _check_belongs(path, line, record, tournament):
+def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournament) -> None:
     where = f"{path}:{line}: game {record['game']}"
     if record["card_set"]["sha256"] != tournament.card_set.sha256:
+        packaged = packaged_by_sha256(record["card_set"]["sha256"])
+        hint = f" (resume it with --cards {packaged.name})" if packaged else ""
         raise RecordsError(f"{where} was played with card set {record['card_set']!r}, "
-                           f"not {tournament.card_set.name!r}; use another --out file")
+                           f"not {tournament.card_set.name!r}{hint}; use another --out "
+                           "file")
     if record["run"] != tournament.run_id:
         raise RecordsError(f"{where} belongs to another tournament (run {record['run']!r}, "
                            f"this one is {tournament.run_id}); use another --out file")
@@ -125,26 +156,34 @@ def _check_belongs(path, line, record, tournament):
                                f"schedule's {value!r}; use another --out file")
 
 
-def run(tournament, out=None, jobs=None, progress=True, stop_rule=None, echo=print,
-        backend="local", address=None, stop_failing=True):
+def run(tournament: Tournament, out: StrPath | None = None, jobs: int | None = None,
+        progress: bool = True, stop_rule: Callable[[Standings], bool] | None = None,
+        echo: Echo = print, backend: str = "local", address: str | None = None,
+        stop_failing: bool = True, live: LiveFactory = LiveLine,
+        count: Callable[[Record], object] | None = None) -> Standings:
     """Play every game of the schedule not yet in `out` (in `jobs` local
     processes, or on a Ray cluster); returns Standings. A bot that forfeits
     each of its first games stops the run (BotsFailing) unless not
     `stop_failing`. The records file is locked for the whole run: a second
-    run on it is refused."""
+    run on it is refused. `live(standings)`: the middle of the progress
+    line; `count(record)`: called with every record the standings count,
+    those already in `out` and those played (the standings keep figures,
+    not records: a caller that wants more of them takes it here)."""
     writer = RecordWriter(out) if out else None     # before reading: the lock
     try:
         return _run(tournament, out, writer, jobs or os.cpu_count() or 1, progress,
-                    stop_rule, echo, backend, address, stop_failing)
+                    stop_rule, echo, backend, address, stop_failing, live, count)
     finally:
         if writer:
             writer.close()
 
 
-def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, address,
-         stop_failing):
+def _run(tournament: Tournament, out: StrPath | None, writer: RecordWriter | None, jobs: int,
+         progress: bool, stop_rule: Callable[[Standings], bool] | None, echo: Echo,
+         backend: str, address: str | None, stop_failing: bool, live: LiveFactory,
+         count: Callable[[Record], object] | None) -> Standings:
     standings = Standings(tournament)
-    done, repaired = load_existing(out, tournament, standings, echo)
+    done, repaired = load_existing(out, tournament, standings, echo, count)
     if repaired:
         echo(f"{out}: removed a cut-off last line ({repaired} bytes): "
              "that game is played again")
@@ -156,13 +195,15 @@ def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, addr
     eta = Eta([[tournament.entrants[i].name for i in g.lineup] for g in
                itertools.islice(schedule.games(), schedule.games_per_round)],
               schedule.rounds, done, jobs)
-    bar = Progress(len(schedule), len(done), LiveLine(standings), eta, progress)
+    bar = Progress(len(schedule), len(done), live(standings), eta, progress)
     try:
         for record in _execute(tournament, todo, jobs, backend, address):
             with held():     # an interrupt now would leave a game saved but not counted
                 if writer:
                     writer.write(record)
                 standings.add(record)
+                if count:
+                    count(record)
             failing = stop_failing and standings.failing_bot()
             if failing:
                 raise BotsFailing(failing)
@@ -177,9 +218,10 @@ def _run(tournament, out, writer, jobs, progress, stop_rule, echo, backend, addr
     return standings
 
 
-def _execute(tournament, games, jobs, backend="local", address=None):
+def _execute(tournament: Tournament, games: Iterable[GameSpec], jobs: int,
+             backend: str = "local", address: str | None = None) -> Iterator[Record]:
     """Records of `games`, as they finish."""
-    def args(game):
+    def args(game: GameSpec) -> tuple[Any, ...]:
         specs = [tournament.entrants[i].spec for i in game.lineup]
         return (tournament.cards_spec, tournament.players, game, specs,
                 tournament.meta(game), tournament.card_set.sha256)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from coexist_ai.vocabulary import CARETAKERS, TOKENS, Colour, Fauna, Location
 
 if TYPE_CHECKING:
+    from coexist_ai._engine import Position
     from coexist_ai.cards import Card, CardSet
 
 # the tier boundaries of Training, bit i of train_up/train_down: i | i+1
@@ -149,14 +150,14 @@ def _effects(player: dict[str, Any]) -> OwnedEffects:
                         pairs)
 
 
-def cards_at(position: Any, raw: dict[str, Any], location: Location,
+def cards_at(position: Position, raw: dict[str, Any], location: Location,
              seat: int | None = None) -> tuple[Card, ...]:
     """The cards in one place, in card-set order."""
     code = location.code + (seat or 0)
     return tuple(c for c in position.card_set.cards if raw["loc"][c.index] == code)
 
 
-def seat_view(position: Any, raw: dict[str, Any], seat: int,
+def seat_view(position: Position, raw: dict[str, Any], seat: int,
               score: Score) -> SeatView:
     player = raw["players"][seat]
     cs = position.card_set
@@ -171,11 +172,14 @@ def seat_view(position: Any, raw: dict[str, Any], seat: int,
         score=score)
 
 
-def turn_view(position: Any, raw: dict[str, Any]) -> TurnView:
-    crossed = lambda mask: tuple(b for i, b in enumerate(BOUNDARIES) if mask >> i & 1)
+def _crossed(mask: int) -> tuple[str, ...]:
+    return tuple(b for i, b in enumerate(BOUNDARIES) if mask >> i & 1)
+
+
+def turn_view(position: Position, raw: dict[str, Any]) -> TurnView:
     effect = position.card_set.cards[raw["effect_card"]] if position.phase == "effect" else None
-    return TurnView(raw["step"], raw["capture_used"], crossed(raw["train_up"]),
-                    crossed(raw["train_down"]), effect)
+    return TurnView(raw["step"], raw["capture_used"], _crossed(raw["train_up"]),
+                    _crossed(raw["train_down"]), effect)
 
 
 def place_of(code: int) -> Place:

@@ -38,23 +38,96 @@ float cx_greedy_value(const cx_state *s, const cx_cardset *cs, int seat) {
          + urgency(s) * ((float)s->deck_pos + FREE_SPACE_URGENCY * free);
 }
 
+/* The key of a position in the set of positions seen. The search hides the
+ * draw pile of its root once and no move within a turn touches the pile, so
+ * every position searched is already hidden: its key is a hash of its bytes
+ * as they are (no copy, no hiding, unlike cx_public_hash). Four independent
+ * lanes of multiply-xorshift let the processor hash four words at a time;
+ * each step is a bijection of its lane, so two positions that differ in one
+ * word always get different lanes. Positions are told apart as with the
+ * public hash (equal positions, equal keys; different ones collide with a
+ * chance of 2^-64), so the search and its moves are unchanged: the choices
+ * of the build before are in tests/golden/greedy-choices.json. */
+static inline uint64_t key_step(uint64_t lane, const uint8_t *bytes) {
+    uint64_t w;
+    memcpy(&w, bytes, 8);
+    uint64_t h = (lane ^ w) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+static uint64_t position_key(const cx_state *s) {
+    const uint8_t *bytes = (const uint8_t *)s;
+    uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL,
+             c = 0xA4093822299F31D0ULL, d = 0x082EFA98EC4E6C89ULL;
+    size_t i = 0;
+    for (; i + 32 <= sizeof *s; i += 32) {
+        a = key_step(a, bytes + i);
+        b = key_step(b, bytes + i + 8);
+        c = key_step(c, bytes + i + 16);
+        d = key_step(d, bytes + i + 24);
+    }
+    for (; i + 8 <= sizeof *s; i += 8) a = key_step(a, bytes + i);
+    uint64_t tail = 0;
+    memcpy(&tail, bytes + i, sizeof *s - i);
+    uint64_t h = (a ^ tail) * 0xFF51AFD7ED558CCDULL;
+    h = (h ^ (h >> 33) ^ b) * 0xC4CEB9FE1A85EC53ULL;
+    h = (h ^ (h >> 33) ^ c) * 0xFF51AFD7ED558CCDULL;
+    h = (h ^ (h >> 33) ^ d) * 0xC4CEB9FE1A85EC53ULL;
+    return h ^ (h >> 33);
+}
+
+/* The set of positions seen: open addressing over their keys (0 marks an
+ * empty slot). It starts small (most turns search a few hundred positions)
+ * and doubles at half full, so a decision no longer clears a table sized
+ * for the whole budget; it holds at most `cap` keys, then stops recording. */
+typedef struct {
+    uint64_t *keys;
+    int mask, count, cap;
+} key_set;
+
+#define FIRST_SLOTS 1024
+
+/* the slot holding `key`, or the empty slot where it would go */
+static int set_slot(const key_set *t, uint64_t key) {
+    int i = (int)(key & (uint64_t)t->mask);
+    while (t->keys[i] != 0 && t->keys[i] != key) i = (i + 1) & t->mask;
+    return i;
+}
+
+static int set_grow(key_set *t) {
+    key_set big = {calloc(2 * ((size_t)t->mask + 1), sizeof(uint64_t)),
+                   2 * t->mask + 1, t->count, t->cap};
+    if (!big.keys) return 0;
+    for (int i = 0; i <= t->mask; i++)
+        if (t->keys[i]) big.keys[set_slot(&big, t->keys[i])] = t->keys[i];
+    free(t->keys);
+    *t = big;
+    return 1;
+}
+
+/* 1 if the key was not in the set (it is now, if there was room) */
+static int set_add(key_set *t, uint64_t key) {
+    int i = set_slot(t, key);
+    if (t->keys[i] == key) return 0;
+    if (t->count >= t->cap) return 1;
+    if (2 * (t->count + 1) > t->mask + 1 && set_grow(t)) i = set_slot(t, key);
+    else if (t->count + 1 > t->mask) return 1;    /* no memory to grow: keep a free slot */
+    t->keys[i] = key;
+    t->count++;
+    return 1;
+}
+
 typedef struct {
     const cx_cardset *cs;
     int seat;
     int budget;          /* positions left to search */
     int searched;
-    uint64_t *seen;      /* open-addressing set of public hashes */
-    int seen_mask;
-    float best;
+    key_set seen;        /* positions of the seat's turn already searched */
 } turn_search;
 
-/* 1 if the hash was new (and is now recorded) */
-static int first_visit(turn_search *ts, uint64_t h) {
-    h |= 1;   /* 0 marks an empty slot */
-    for (int i = (int)(h & (uint64_t)ts->seen_mask);; i = (i + 1) & ts->seen_mask) {
-        if (ts->seen[i] == h) return 0;
-        if (ts->seen[i] == 0) { ts->seen[i] = h; return 1; }
-    }
+/* 1 if the position was not searched yet (it is now recorded) */
+static int first_visit(turn_search *ts, const cx_state *s) {
+    return set_add(&ts->seen, position_key(s) | 1);
 }
 
 /* The moves worth trying: shuffling tokens between animals or back to the
@@ -89,7 +162,7 @@ static float best_end(turn_search *ts, const cx_state *s) {
             continue;
         }
         if (next.current == ts->seat && !cx_is_over(&next) &&
-            !first_visit(ts, cx_public_hash(&next)))
+            !first_visit(ts, &next))
             continue;
         ts->budget--;
         ts->searched++;
@@ -101,22 +174,23 @@ static float best_end(turn_search *ts, const cx_state *s) {
 
 cx_action cx_greedy_choose(const cx_state *s, const cx_cardset *cs,
                            int max_nodes, int *searched) {
+    cx_state root = *s;
+    cx_hide_deck(&root);     /* so that every position searched is hidden */
     cx_action moves[CX_MAX_ACTIONS];
-    int n = candidate_moves(s, cs, moves);
+    int n = candidate_moves(&root, cs, moves);
     if (max_nodes > CX_GREEDY_MAX_NODES) max_nodes = CX_GREEDY_MAX_NODES;
-    int slots = 1024;   /* twice the budget: the open-addressing set stays sparse */
-    while (slots < 2 * max_nodes) slots <<= 1;
-    turn_search ts = {cs, s->current, max_nodes, 0,
-                      calloc((size_t)slots, sizeof(uint64_t)), slots - 1, 0};
+    /* every position searched is recorded: the budget bounds them */
+    turn_search ts = {cs, root.current, max_nodes, 0,
+                      {calloc(FIRST_SLOTS, sizeof(uint64_t)), FIRST_SLOTS - 1, 0, max_nodes}};
     cx_action best_move = moves[0];
     float best = -1e9f;
-    for (int i = 0; i < n && ts.seen; i++) {
-        cx_state next = *s;
+    for (int i = 0; i < n && ts.seen.keys; i++) {
+        cx_state next = root;
         cx_apply(&next, cs, moves[i]);
         float v = best_end(&ts, &next);
         if (v > best + 1e-6f) { best = v; best_move = moves[i]; }
     }
-    free(ts.seen);
+    free(ts.seen.keys);
     if (searched) *searched = ts.searched;
     return best_move;
 }

@@ -10,7 +10,7 @@
 #ifndef CX_ISMCTS_H
 #define CX_ISMCTS_H
 
-#include "cx_eval.h"
+#include "cx_learned.h"
 
 typedef struct {
     int32_t action;       /* the move */
@@ -37,6 +37,8 @@ typedef struct {
 } cx_node;
 
 typedef struct {
+    const cx_learned *learned; /* the cut-off's estimate: this model, or the
+                                  hand-written one of cx_eval.c (NULL) */
     double c;             /* UCB exploration constant */
     int reward_kind;      /* CX_REWARD_* */
     float margin_weight;  /* share of the margin reward blended in */

@@ -33,6 +33,8 @@ def test_search_figures_come_from_the_bots_default_search():
             bytes_per_node = float(f.note.split(", ")[1].split()[0])
             assert 40 <= bytes_per_node <= 200
         assert figures[f"ISMCTS, {players} players, 2 threads / 1"].value > 0
+        learned = figures[f"ISMCTS, {players} players, 1 thread, eval=learned"]
+        assert learned.value > 0 and learned.note.endswith("x eval=hand")
     limits = [f for f in figures.values() if f.name.startswith("time budget")]
     assert len(limits) == 2 and all(f.value >= 0 for f in limits)
 

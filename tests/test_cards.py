@@ -1,6 +1,7 @@
 """Tests of the card-set layer (coexist_ai/cards.py).
 
-Three groups: the packaged reconstructed set meets RULES.md "Card set";
+Three groups: the packaged reconstructed sets (every one of them, the
+default and the others) meet RULES.md "Card set";
 the sha256 identifies content, not formatting; and every way a file can
 break the schema or the engine's limits is refused with a CardSetError that
 names the file, the card and the field. Files are real files in tmp_path.
@@ -20,8 +21,8 @@ from coexist_ai._engine import CoreCardSet
 from coexist_ai.cards import (
     CARETAKER_COLOURS, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
     MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT, TOKEN_COLOURS,
-    CardSetError, card_set_from_data, default_card_set,
-    dumps_card_set, load_card_set, loads_card_set, resolve_card_set,
+    PACKAGED_NAMES, CardSetError, card_set_from_data, default_card_set,
+    dumps_card_set, load_card_set, loads_card_set, packaged_card_set, resolve_card_set,
 )
 
 try:
@@ -101,6 +102,12 @@ def default():
     return default_card_set()
 
 
+@pytest.fixture(scope="module", params=PACKAGED_NAMES)
+def packaged(request):
+    """Each packaged set: the design rules hold for all of them."""
+    return packaged_card_set(request.param)
+
+
 def test_default_set_loads_and_is_labelled_reconstructed(default):
     assert default.name == "reconstructed-v1"
     assert default.source == "<package>:reconstructed-v1"
@@ -118,38 +125,39 @@ def test_default_set_content_is_pinned(default):
         "bc3b0ac13ed5604f603ae66d5a76f909df37f9f71200e048b04deba0439db51a")
 
 
-def test_default_file_header_says_reconstructed():
+@pytest.mark.parametrize("name", PACKAGED_NAMES)
+def test_packaged_file_header_says_reconstructed(name):
     text = (resources.files("coexist_ai").joinpath("data")
-            .joinpath("reconstructed-v1.toml").read_text(encoding="utf-8"))
+            .joinpath(f"{name}.toml").read_text(encoding="utf-8"))
     header = text.split("name =")[0]
     assert "RECONSTRUCTED" in header
     assert "prints no card list" in header
 
 
-def test_default_set_has_ten_animals_and_ten_caretakers_per_fauna(default):
-    assert default.faunas() == FAUNAS
+def test_packaged_set_has_ten_animals_and_ten_caretakers_per_fauna(packaged):
+    assert packaged.faunas() == FAUNAS
     for fauna in FAUNAS:
-        assert len(default.animals(fauna)) == 10
-        assert len(default.caretakers(fauna)) == 10
+        assert len(packaged.animals(fauna)) == 10
+        assert len(packaged.caretakers(fauna)) == 10
 
 
-def test_default_caretaker_colours_are_weighted_like_the_supply(default):
+def test_packaged_caretaker_colours_are_weighted_like_the_supply(packaged):
     for fauna in FAUNAS:
-        counts = Counter(card.colour for card in default.caretakers(fauna))
+        counts = Counter(card.colour for card in packaged.caretakers(fauna))
         c, f, p, h = (counts[colour] for colour in CARETAKER_COLOURS)
         assert c >= f >= p >= h >= 1, (fauna, counts)
         assert c > h
 
 
-def test_default_cards_are_indexed_animals_first(default):
-    assert [card.index for card in default.cards] == list(range(80))
-    assert all(card.is_animal for card in default.cards[:40])
-    assert not any(card.is_animal for card in default.cards[40:])
+def test_packaged_cards_are_indexed_animals_first(packaged):
+    assert [card.index for card in packaged.cards] == list(range(80))
+    assert all(card.is_animal for card in packaged.cards[:40])
+    assert not any(card.is_animal for card in packaged.cards[40:])
 
 
-def test_every_effect_kind_is_on_two_animals_of_different_faunas(default):
+def test_every_effect_kind_is_on_two_animals_of_different_faunas(packaged):
     faunas_of = {kind: [] for kind in EFFECT_KINDS}
-    for card in default.animals():
+    for card in packaged.animals():
         if card.effect:
             faunas_of[card.effect.kind].append(card.fauna)
     for kind, faunas in faunas_of.items():
@@ -157,30 +165,30 @@ def test_every_effect_kind_is_on_two_animals_of_different_faunas(default):
         assert len(set(faunas)) >= 2, kind
 
 
-def test_some_animals_of_every_fauna_need_a_survival_token(default):
-    needing = [card for card in default.animals() if card.needs[S]]
+def test_some_animals_of_every_fauna_need_a_survival_token(packaged):
+    needing = [card for card in packaged.animals() if card.needs[S]]
     assert 0.15 <= len(needing) / 40 <= 0.35
     assert {card.fauna for card in needing} == set(FAUNAS)
 
 
-def test_default_capture_and_conservation_ranges(default):
-    for card in default.animals():
+def test_packaged_capture_and_conservation_ranges(packaged):
+    for card in packaged.animals():
         assert 1 <= card.capture <= 7, card.id
         assert 1 <= card.conservation <= 9, card.id
-    assert {card.capture for card in default.animals()} >= {1, 7}
-    assert {card.conservation for card in default.animals()} >= {1, 9}
+    assert {card.capture for card in packaged.animals()} >= {1, 7}
+    assert {card.conservation for card in packaged.animals()} >= {1, 9}
 
 
-def test_default_conservation_rises_with_what_an_animal_needs(default):
-    for card in default.animals():
+def test_packaged_conservation_rises_with_what_an_animal_needs(packaged):
+    for card in packaged.animals():
         tokens = sum(card.needs)
         high_tier = card.needs[2] + card.needs[3]   # P and H
         if tokens <= 2:
             assert card.conservation <= 3, card.id
         if tokens >= 5 and high_tier:
             assert card.conservation >= 7, card.id
-    costs = [sum(card.needs) for card in default.animals()]
-    values = [card.conservation for card in default.animals()]
+    costs = [sum(card.needs) for card in packaged.animals()]
+    values = [card.conservation for card in packaged.animals()]
     assert spearman(costs, values) > 0.85
 
 
@@ -197,9 +205,9 @@ def spearman(xs, ys):
     return cov / var
 
 
-def test_default_protect_gains_are_modest(default):
+def test_packaged_protect_gains_are_modest(packaged):
     survival = Counter()
-    for card in default.animals():
+    for card in packaged.animals():
         caretakers = sum(card.protect[:S])
         assert 1 <= caretakers <= 3, card.id
         survival[card.protect[S]] += 1
@@ -208,10 +216,10 @@ def test_default_protect_gains_are_modest(default):
     assert survival[1] > 20   # "often 1 S"
 
 
-def test_default_ids_follow_the_naming_scheme(default):
-    for card in default.animals():
+def test_packaged_ids_follow_the_naming_scheme(packaged):
+    for card in packaged.animals():
         assert card.id.startswith(card.fauna + "-")
-    for card in default.caretakers():
+    for card in packaged.caretakers():
         assert re.fullmatch(rf"{card.fauna}-k\d+", card.id)
 
 

@@ -68,3 +68,30 @@ def test_ray_backend_resumes_a_run(ray_head, tmp_path):
 def test_unknown_backend_is_refused():
     with pytest.raises(BackendError, match="expected one of local, ray"):
         list(execute(abs, [(1,)], backend="spark"))
+
+
+def test_ray_backend_tunes_as_the_local_one(ray_head, tmp_path, monkeypatch):
+    """A tuning run on Ray plays the same games and ends at the same theta;
+    its one connection serves every iteration."""
+    from coexist_ai.cards import resolve_card_set
+    from coexist_ai.tune import Settings, tune
+
+    def settings():
+        return Settings("ismcts:iterations=30", ["c=0.1:2"], None, 2, 3, None, 7, None,
+                        "default", resolve_card_set("default"))
+    from coexist_ai import backends
+    connections = []
+
+    def connect(address):
+        connections.append(address)
+        return connect_once(address)
+    connect_once = backends._connect_ray
+    monkeypatch.setattr(backends, "_connect_ray", connect)
+    local, remote = tmp_path / "local", tmp_path / "ray"
+    tune(settings(), str(local), jobs=1, progress=False, echo=lambda *a: None)
+    outcome = tune(settings(), str(remote), progress=False, backend="ray",
+                   address=ray_head, echo=lambda *a: None)
+    assert outcome.finished and outcome.games == 6
+    assert connections == [ray_head]      # one connection for the 3 iterations
+    assert (remote / "theta.json").read_text() == (local / "theta.json").read_text()
+    assert without_times(remote / "games.jsonl") == without_times(local / "games.jsonl")

@@ -140,13 +140,15 @@ def test_more_rounds_extend_a_run_and_play_only_the_new_games(played, tmp_path):
     quiet_run(Tournament("mixed", MIXED, 2, "round-robin", 1, 7), out)
     first = out.read_bytes()
     assert first.count(b"\n") == 6
-    messages = []
+    messages, counted = [], []
     standings = run(Tournament("mixed", MIXED, 2, "round-robin", 2, 7), str(out), jobs=1,
-                    progress=False, echo=messages.append)
+                    progress=False, echo=messages.append, count=counted.append)
     assert out.read_bytes().startswith(first)
     assert any("6 games already played, 6 to go" in m for m in messages)
     assert strip(read_records(str(out))) == strip(records)
     assert standings.recorded == 12
+    # count() sees every game the standings count, those read back included
+    assert strip(counted) == strip(records)
 
 
 def test_a_stop_rule_ends_the_run_early(tmp_path):

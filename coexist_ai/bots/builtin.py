@@ -1,9 +1,16 @@
 """The built-in bots: random, greedy (heuristic) and ISMCTS."""
+from __future__ import annotations
+
 import random
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import _search
+from coexist_ai._engine import Observation
 from coexist_ai.bots.base import Bot
 from coexist_ai.bots.turnbudget import TurnBudget
+
+if TYPE_CHECKING:
+    from coexist_ai.learn.model import Model
 
 
 class RandomBot(Bot):
@@ -11,11 +18,11 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, spec, params):
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.rng = random.Random(params["seed"])
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         return self.rng.choice(observation.legal_actions())
 
 
@@ -25,7 +32,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         action, searched = _search.greedy_choose(observation, self.params["max_nodes"])
         self.info = {"searched": searched}
         return action
@@ -36,37 +43,37 @@ class IsmctsBot(Bot):
 
     name = "ismcts"
 
-    def __init__(self, spec, params):
+    def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.searcher = self._make_searcher()
         self.turn_budget = self._make_turn_budget()
 
-    def _make_searcher(self):
+    def _make_searcher(self) -> _search.Searcher:
         p = self.params
         return _search.Searcher(c=p["c"], reward=p["reward"],
                               margin_weight=p["margin_weight"], policy=p["policy"],
                               rollout_depth=p["rollout_depth"],
                               discount=p["discount"], threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
-                              seed=p["seed"])
+                              seed=p["seed"], learned=_learned_model(p))
 
-    def _make_turn_budget(self):
+    def _make_turn_budget(self) -> TurnBudget | None:
         p = self.params
         if not (p.get("turn_time") or p.get("turn_iterations")):
             return None
         return TurnBudget(p["turn_time"], p["turn_iterations"])
 
-    def new_game(self, seat, num_players):
+    def new_game(self, seat: int, num_players: int) -> None:
         self.searcher = self._make_searcher()
         self.turn_budget = self._make_turn_budget()
 
-    def stop(self):
+    def stop(self) -> None:
         self.searcher.request_stop()
 
-    def clear_stop(self):
+    def clear_stop(self) -> None:
         self.searcher.clear_stop()
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         legal = observation.legal_actions()
         if len(legal) == 1:
             self.info = {"iterations": 0, "forced": True}
@@ -82,3 +89,11 @@ class IsmctsBot(Bot):
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))
         return result["action"]
+
+
+def _learned_model(params: dict[str, Any]) -> Model | None:
+    """The model of an ismcts bot's cut-off, or None for the hand-written one."""
+    if params.get("eval", "hand") == "hand":
+        return None
+    from coexist_ai.learn.model import resolve_model
+    return resolve_model(params["model"])

@@ -4,11 +4,15 @@ an external bot: `cmd:COMMAND` or a TOML file with `bot = "external"`.
 Every command that takes a bot takes a spec. Unknown names and parameters
 are refused with the valid ones listed.
 """
+from __future__ import annotations
+
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from coexist_ai import _search
+from coexist_ai.bots.base import Bot
 from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
@@ -23,11 +27,11 @@ class Param:
     kind: type
     default: object
     help: str
-    low: float = None
-    high: float = None
-    choices: tuple = None
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
 
-    def parse(self, text, spec):
+    def parse(self, text: str, spec: str) -> Any:
         try:
             value = _convert(self.kind, text)
         except ValueError:
@@ -46,7 +50,7 @@ class Param:
         return value
 
 
-def _convert(kind, text):
+def _convert(kind: type, text: str) -> Any:
     if kind is bool:
         if str(text).lower() in ("1", "true", "yes", "on"):
             return True
@@ -56,7 +60,7 @@ def _convert(kind, text):
     return kind(text)
 
 
-def _kind_name(kind):
+def _kind_name(kind: type) -> str:
     return {int: "a whole number", float: "a number", bool: "true or false",
             str: "a word"}[kind]
 
@@ -66,7 +70,7 @@ PRESETS = resources.files("coexist_ai") / "data" / "presets"
 SEED_MAX = 2**63 - 1   # the largest signed 64-bit integer
 SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, SEED_MAX)
 
-BOT_TYPES = {
+BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
     "random": (RandomBot, "uniformly random legal moves", [SEED]),
     "greedy": (GreedyBot, "best end of its own turn by a hand-written evaluation", [
         # the compiled search's own bounds: a spec that passes here never
@@ -93,6 +97,10 @@ BOT_TYPES = {
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
+        Param("eval", str, "hand", "evaluation at the rollout cut-off: hand (csrc/cx_eval.c) "
+              "or learned (the model of `model`)", choices=("hand", "learned")),
+        Param("model", str, "default", "eval=learned: default (the shipped model) or a "
+              ".npz written by `coexist-ai train`"),
         SEED]),
 }
 
@@ -101,7 +109,7 @@ BOT_TYPES = {
 OTHER_BUDGETS = ("time", "turn_time", "turn_iterations")
 
 
-def parse_spec(spec):
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """(bot name, {param: value}) with defaults filled in."""
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}: expected one of "
@@ -116,7 +124,7 @@ def parse_spec(spec):
     if name not in BOT_TYPES:
         raise BotSpecError(f"unknown bot {name!r} in {spec!r}: expected one of "
                            f"{', '.join(BOT_TYPES)} (see `coexist-ai bots`)")
-    params = {p.name: p.default for p in BOT_TYPES[name][2]}
+    params: dict[str, Any] = {p.name: p.default for p in BOT_TYPES[name][2]}
     given = set()
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
@@ -130,10 +138,26 @@ def parse_spec(spec):
     if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
         raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
                            f"({2 * params['threads']} for {params['threads']} threads)")
+    if name == "ismcts":
+        _check_learned(params, spec)
     return name, params
 
 
-def _set_param(name, params, key, text, spec):
+def _check_learned(params: dict[str, Any], spec: str) -> None:
+    """A learned evaluation's model file is read (and checked) with the spec,
+    so that a bad file is refused before any game starts."""
+    from coexist_ai.learn.model import SHIPPED, ModelFileError, resolve_model
+    if params["eval"] == "hand" and params["model"] != SHIPPED:
+        raise BotSpecError(f"{spec!r}: model= is read only with eval=learned")
+    if params["eval"] == "learned":
+        try:
+            resolve_model(params["model"])
+        except ModelFileError as e:
+            raise BotSpecError(f"{spec!r}: {e}") from None
+
+
+def _set_param(name: str, params: dict[str, Any], key: str, text: str | None,
+               spec: str) -> None:
     known = {p.name: p for p in BOT_TYPES[name][2]}
     if key not in known:
         raise BotSpecError(f"{spec!r}: bot {name!r} has no parameter {key!r}; "
@@ -143,13 +167,13 @@ def _set_param(name, params, key, text, spec):
     params[key] = known[key].parse(text, spec)
 
 
-def shipped_presets():
+def shipped_presets() -> list[str]:
     """Names of the presets in the package (coexist_ai/data/presets/)."""
     return sorted(p.name[:-len(".toml")] for p in PRESETS.iterdir()
                   if p.name.endswith(".toml"))
 
 
-def _preset_path(spec):
+def _preset_path(spec: str) -> str:
     """The file of a preset spec: `preset:NAME` is one shipped in the
     package, found from any directory; anything else is a path."""
     if not spec.startswith("preset:"):
@@ -162,7 +186,7 @@ def _preset_path(spec):
     return str(PRESETS / f"{name}.toml")
 
 
-def _parse_preset(spec):
+def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
     path = _preset_path(spec)
     try:
         with open(path, "rb") as f:
@@ -184,13 +208,13 @@ def _parse_preset(spec):
     return parse_spec(f"{bot}:{items}" if items else bot)
 
 
-def canonical_spec(name, params):
+def canonical_spec(name: str, params: dict[str, Any]) -> str:
     """The spec string with every parameter spelled out (for records)."""
     return name + ":" + ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                                  for k, v in params.items())
 
 
-def make_bot(spec, seed=None):
+def make_bot(spec: str, seed: int | None = None) -> Bot:
     """A bot from its spec; `seed` (if given) replaces the spec's seed."""
     name, params = parse_spec(spec)
     if seed is not None:
@@ -202,9 +226,9 @@ def make_bot(spec, seed=None):
     return cls(spec, params)
 
 
-def describe_bots():
+def describe_bots() -> str:
     """The text of `coexist-ai bots`."""
-    lines = []
+    lines: list[str] = []
     for name, (_, summary, params) in BOT_TYPES.items():
         lines.append(f"{name}: {summary}")
         for p in params:

@@ -24,7 +24,17 @@ visit targets convert seconds to iterations at the rate the bot's searches
 have run so far in the game. Per-decision budgets (`iterations`, `time`,
 the protocol's move `time`) still cap each decision.
 """
+from __future__ import annotations
+
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai._search import Searcher, _SearchResult
+
+Limit = TypeVar("Limit", int, float)
 
 SHARE = 0.6
 MIN_VISITS = 64
@@ -34,13 +44,14 @@ class TurnBudget:
     """What is left of the current turn's budget of one seat, and how much
     of it the next decision may spend."""
 
-    def __init__(self, seconds=0.0, iterations=0):
+    def __init__(self, seconds: float = 0.0, iterations: int = 0) -> None:
         self.seconds, self.iterations = seconds, iterations
-        self.turn = None
+        self.turn: tuple[int, int] | None = None
         self.spent_seconds, self.spent_iterations = 0.0, 0
         self.timed_iterations, self.timed_seconds = 0, 0.0
 
-    def search(self, searcher, observation, iterations=0, seconds=0.0):
+    def search(self, searcher: Searcher, observation: Observation, iterations: int = 0,
+               seconds: float = 0.0) -> _SearchResult:
         """Search one decision of `observation`'s turn within the turn's
         budget and the per-decision caps (`iterations`, `seconds`; 0: no
         cap); returns the searcher's result, with the iterations and
@@ -57,7 +68,9 @@ class TurnBudget:
         self.spent_seconds += time.perf_counter() - start
         return result
 
-    def _spend_the_rest(self, searcher, observation, result, iterations, seconds):
+    def _spend_the_rest(self, searcher: Searcher, observation: Observation,
+                        result: _SearchResult, iterations: int,
+                        seconds: float) -> _SearchResult:
         """Search on with all that is left of the turn and of the caps."""
         left_iterations = _smaller(
             self.iterations - self.spent_iterations if self.iterations else None,
@@ -68,10 +81,12 @@ class TurnBudget:
         if any(left is not None and left <= 0 for left in (left_iterations, left_seconds)):
             return result
         more = self._run(searcher, observation, left_iterations or 0, left_seconds or 0.0, 0)
-        return dict(more, iterations=result["iterations"] + more["iterations"],
-                    seconds=result["seconds"] + more["seconds"])
+        more["iterations"] += result["iterations"]
+        more["seconds"] += result["seconds"]
+        return more
 
-    def _run(self, searcher, observation, iterations, seconds, visits):
+    def _run(self, searcher: Searcher, observation: Observation, iterations: int,
+             seconds: float, visits: int) -> _SearchResult:
         result = searcher.search(observation, iterations=iterations, seconds=seconds,
                                  visits=visits)
         self.spent_iterations += result["iterations"]
@@ -79,7 +94,7 @@ class TurnBudget:
         self.timed_seconds += result["seconds"]
         return result
 
-    def _share(self, share):
+    def _share(self, share: float) -> tuple[int, float]:
         """(root visits, seconds) that `share` of what is left allows, at
         least the floor (0: no limit of that kind)."""
         visits, seconds = 0, 0.0
@@ -96,7 +111,7 @@ class TurnBudget:
             seconds = max(seconds, 1e-6)   # 0 would mean no time limit
         return visits, seconds
 
-    def rate(self):
+    def rate(self) -> float | None:
         """Iterations per second of this bot's searches so far (None
         before it has timed enough of them)."""
         if self.timed_seconds < 0.001:
@@ -104,18 +119,18 @@ class TurnBudget:
         return self.timed_iterations / self.timed_seconds
 
 
-def floor_visits(budget_visits):
+def floor_visits(budget_visits: float) -> int:
     """The fewest root visits a decision gets: MIN_VISITS, or a tenth of a
     smaller turn budget (at least 1)."""
     return max(1, min(MIN_VISITS, int(budget_visits) // 10))
 
 
-def _smaller(a, b):
+def _smaller(a: Limit | None, b: Limit | None) -> Limit | None:
     """The smaller of two limits, None meaning none."""
     return b if a is None else a if b is None else min(a, b)
 
 
-def has_choice_ahead(observation, action, line):
+def has_choice_ahead(observation: Observation, action: int, line: Sequence[int]) -> bool:
     """Whether playing `action`, then the principal line after it, gives
     the seat to move another decision with more than one legal move before
     its turn ends. The line is the first thread's; when it starts with

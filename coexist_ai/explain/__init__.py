@@ -41,6 +41,7 @@ Words:
     place_text(position, card, seat=None) -> str  'it is in the draw pile'
     tokens_text(counts, empty='nothing') -> str    'C2 F1 S1'
     COLOUR_NAMES: {'C': 'Congener', ...}
+    SPECIALTY: {'forest': '1 per forest animal released by anyone', ...}
 
 Ranking (RULES.md: more points, then fewer Survival tokens, then shared):
 
@@ -55,18 +56,25 @@ Ranking (RULES.md: more points, then fewer Survival tokens, then shared):
 This interface is kept stable: the terminal game (coexist_ai/play) and the
 browser game use it.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from coexist_ai.errors import NotationError
 from coexist_ai.explain.illegal import rule_against, why_illegal
 from coexist_ai.explain.nearby import (closest, did_you_mean, names_card,
                                        short_ids)
 from coexist_ai.explain.standings import (position_tie_breaks, ranking,
                                           seat_tie_break, tie_breaks)
-from coexist_ai.explain.words import (COLOUR_NAMES, effect_sentence, effect_text,
-                                      move_text, place_text, tokens_text)
+from coexist_ai.explain.words import (COLOUR_NAMES, SPECIALTY, effect_sentence,
+                                      effect_text, move_text, place_text, tokens_text)
 from coexist_ai.notation import parse_move
 
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
 
-def why_not(position, text, seat=None):
+
+def why_not(position: Position, text: str, seat: int | None = None) -> str | None:
     """None when the move in notation `text` is legal for `seat` (default:
     the seat to move); otherwise why not, in words."""
     try:
@@ -79,5 +87,5 @@ def why_not(position, text, seat=None):
 
 __all__ = ["why_illegal", "why_not", "rule_against", "did_you_mean", "closest",
            "short_ids", "names_card", "effect_text", "effect_sentence", "move_text",
-           "place_text", "tokens_text", "COLOUR_NAMES", "ranking", "tie_breaks",
+           "place_text", "tokens_text", "COLOUR_NAMES", "SPECIALTY", "ranking", "tie_breaks",
            "seat_tie_break", "position_tie_breaks"]

@@ -7,12 +7,21 @@ the engine's move list (except for `pass`, whose rule is "no other move is
 legal"), so tests/test_explain.py can check it against the engine move by
 move: None exactly for the legal moves.
 """
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from coexist_ai.errors import NotationError
-from coexist_ai.explain.rules import (Ask, assign, house, move, no_trade, own_animal,
-                                      protect, recruit, release, trade, unassign)
+from coexist_ai.explain.rules import (Ask, Reason, assign, house, move, no_trade,
+                                      own_animal, protect, recruit, release, trade, unassign)
 from coexist_ai.explain.words import effect_text
 from coexist_ai.notation import check_action, split_action
 from coexist_ai.vocabulary import TOKENS, ActionKind, Phase
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import Card
 
 K = ActionKind
 CENTER_ACTIONS = {K.PROTECT, K.ASSIGN, K.MOVE, K.UNASSIGN, K.RELEASE}
@@ -20,7 +29,7 @@ FIRST_TURN = ("on a first turn only Mission is open (recruit or house): the "
               "Conservation Center and Training open from your 2nd turn")
 
 
-def why_illegal(position, action, seat=None):
+def why_illegal(position: Position, action: int, seat: int | None = None) -> Reason:
     """None when `action` (an integer) is legal for `seat` (default: the
     seat to move); otherwise a short reason, in words, why not."""
     if seat is not None and seat != position.current_player and not position.is_over():
@@ -33,7 +42,7 @@ def why_illegal(position, action, seat=None):
         f"it is not a legal move in the '{position.phase}' decision")
 
 
-def rule_against(position, action):
+def rule_against(position: Position, action: int) -> Reason:
     """The first rule that forbids `action` in `position`, in words, or None
     when no rule does (the move is legal)."""
     try:
@@ -42,8 +51,8 @@ def rule_against(position, action):
         return str(e)
     if position.is_over():
         return "the game is over"
-    kind, x, y, a, b = split_action(action)
-    kind = ActionKind(kind)
+    code, x, y, a, b = split_action(action)
+    kind = ActionKind(code)
     if position.is_chance_node():
         return None if kind is K.REVEAL and _in_draw_pile(position, a) else (
             "no seat moves now: a card is being revealed onto the Mission board")
@@ -55,11 +64,11 @@ def rule_against(position, action):
     return PHASES[position.phase](ask)
 
 
-def _in_draw_pile(position, card):
+def _in_draw_pile(position: Position, card: int) -> bool:
     return card in position.draw_pile_contents()
 
 
-def _pass(ask):
+def _pass(ask: Ask) -> Reason:
     others = [a for a in ask.position.legal_actions()
               if ActionKind(split_action(a)[0]) is not K.PASS]
     if others:
@@ -70,14 +79,14 @@ def _pass(ask):
 
 # -- the decisions ------------------------------------------------------------------
 
-def _start(ask):
+def _start(ask: Ask) -> Reason:
     if ask.kind in (K.APPLY, K.SKIP):
         return None
     colour = ask.me.effects.start_recruit[ask.position.turn.step]
     return (f"first the start of your turn: gain 1 {colour} (apply) or not (skip)")
 
 
-def _choose(ask):
+def _choose(ask: Ask) -> Reason:
     first = ask.me.turns == 0
     if ask.kind is K.RECRUIT:
         return recruit(ask, check_room=True)
@@ -96,7 +105,7 @@ def _choose(ask):
     return _elsewhere(ask, "choose this turn's option first: recruit, house, center or train")
 
 
-def _recruit_phase(ask):
+def _recruit_phase(ask: Ask) -> Reason:
     if ask.kind is K.END:
         return None
     if ask.kind is K.RECRUIT:
@@ -105,7 +114,7 @@ def _recruit_phase(ask):
                            "more caretaker cards, or end")
 
 
-def _house_phase(ask):
+def _house_phase(ask: Ask) -> Reason:
     if ask.kind is K.END:
         return None
     if ask.kind is K.HOUSE:
@@ -115,7 +124,7 @@ def _house_phase(ask):
                            "animals, or end")
 
 
-def _center(ask):
+def _center(ask: Ask) -> Reason:
     if ask.kind is K.END:
         return None
     if ask.kind in CENTER_RULES:
@@ -126,7 +135,7 @@ def _center(ask):
                            "assign, move, unassign, release, or end")
 
 
-def _train_phase(ask):
+def _train_phase(ask: Ask) -> Reason:
     if ask.kind is K.END:
         return None if ask.position.turn.step else (
             "make a first trade (train X Y) before ending Training")
@@ -137,8 +146,9 @@ def _train_phase(ask):
     return _elsewhere(ask, "this turn's option is Training: trade with train X Y, or end")
 
 
-def _effect(ask):
+def _effect(ask: Ask) -> Reason:
     card = ask.position.turn.effect_card
+    assert card is not None and card.effect is not None   # the effect phase has one
     kind = card.effect.kind
     if kind == "house_one":
         return _effect_house_one(ask, card)
@@ -150,7 +160,7 @@ def _effect(ask):
                            f"({effect_text(card.effect)}): apply or skip")
 
 
-def _effect_house_one(ask, card):
+def _effect_house_one(ask: Ask, card: Card) -> Reason:
     if ask.kind is K.SKIP:
         return None
     if ask.kind is K.HOUSE:
@@ -161,7 +171,7 @@ def _effect_house_one(ask, card):
                            "animal of any capture value, or skip")
 
 
-def _effect_recruit_mission(ask, card):
+def _effect_recruit_mission(ask: Ask, card: Card) -> Reason:
     started = ask.position.turn.step > 0
     if ask.kind is K.RECRUIT:
         return recruit(ask, check_room=False)
@@ -178,7 +188,7 @@ def _effect_recruit_mission(ask, card):
                            "caretaker cards, then end, or skip")
 
 
-def _discard(ask):
+def _discard(ask: Ask) -> Reason:
     if ask.kind is K.DISCARD_TOKEN:
         colour = TOKENS[ask.x]
         if colour == "S":
@@ -192,7 +202,7 @@ def _discard(ask):
                            "caretaker or an animal until it fits")
 
 
-def _elsewhere(ask, what_now):
+def _elsewhere(ask: Ask, what_now: str) -> str:
     """A move that belongs to another decision: say what this one is."""
     if ask.kind in (K.APPLY, K.SKIP) and ask.position.phase not in (Phase.START, Phase.EFFECT):
         return f"there is no effect to apply or skip now; {what_now}"
@@ -201,10 +211,11 @@ def _elsewhere(ask, what_now):
     return what_now
 
 
-PHASES = {
+Rule = Callable[[Ask], Reason]
+PHASES: dict[str, Rule] = {
     Phase.START: _start, Phase.CHOOSE: _choose, Phase.RECRUIT: _recruit_phase,
     Phase.HOUSE: _house_phase, Phase.CENTER: _center, Phase.TRAIN: _train_phase,
     Phase.EFFECT: _effect, Phase.DISCARD: _discard,
 }
-CENTER_RULES = {K.PROTECT: protect, K.ASSIGN: assign, K.MOVE: move,
+CENTER_RULES: dict[ActionKind, Rule] = {K.PROTECT: protect, K.ASSIGN: assign, K.MOVE: move,
                 K.UNASSIGN: unassign, K.RELEASE: release}

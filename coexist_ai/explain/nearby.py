@@ -8,19 +8,27 @@ for Giant Pacific Octopus). Here a few typing mistakes are forgiven as well
 (a letter missing, extra, wrong, or two letters swapped): one in a word of
 3 to 5 letters, two in a longer word, none in a word of 1 or 2.
 """
+from __future__ import annotations
+
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
 from coexist_ai.errors import NotationError
 from coexist_ai.notation import COLOURS, WORDS, parse_move
 
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import Card, CardSet
 
-def typos_allowed(word):
+
+def typos_allowed(word: str) -> int:
     return 0 if len(word) <= 2 else 1 if len(word) <= 5 else 2
 
 
-def typo_distance(typed, word):
+def typo_distance(typed: str, word: str) -> int:
     """Letters to add, drop, change or swap (optimal string alignment) to
     turn `typed` into the closest start of `word`."""
     n, m = len(typed), len(word)
@@ -37,31 +45,31 @@ def typo_distance(typed, word):
     return min(rows[n])
 
 
-def _name_words(name):
+def _name_words(name: str) -> tuple[str, ...]:
     return tuple(w for w in (re.sub(r"[^a-z0-9]", "", part)
                              for part in re.split(r"[\s-]+", name.lower())) if w)
 
 
-def card_words(card):
+def card_words(card: Card) -> tuple[str, ...]:
     """What a typed word may start to name this card: every tail of its id's
     parts (longest first) and the words of its name."""
     parts = card.id.split("-")
     return tuple("-".join(parts[i:]) for i in range(len(parts))) + _name_words(card.name)
 
 
-def names_card(typed, card):
+def names_card(typed: str, card: Card) -> bool:
     """The typed word starts one of the card's words (no typo)."""
     return any(w.startswith(typed) for w in card_words(card))
 
 
 @lru_cache(maxsize=16)
-def short_ids(card_set):
+def short_ids(card_set: CardSet) -> dict[str, str]:
     """{animal id: the shortest tail of its id that names no other animal
     of the set}: what the terminal shows in move lists ('gazelle',
     'red-fox'); the full id where no tail is unique. (Moves name caretaker
     cards by colour, never by id.)"""
     animals = card_set.animals()
-    found = {}
+    found: dict[str, str] = {}
     for card in animals:
         parts = card.id.split("-")
         tails = ["-".join(parts[i:]) for i in range(len(parts) - 1, -1, -1)]
@@ -71,7 +79,7 @@ def short_ids(card_set):
     return found
 
 
-def _word_cost(typed, move_word, card_set):
+def _word_cost(typed: str, move_word: str, card_set: CardSet) -> int | None:
     """Typos between a typed word and a word of a move (None: too many)."""
     card = card_set.by_id.get(move_word)
     targets = card_words(card) if card else (move_word.lower(),)
@@ -79,7 +87,7 @@ def _word_cost(typed, move_word, card_set):
     return cost if cost <= typos_allowed(typed) else None
 
 
-def _move_cost(words, move, card_set):
+def _move_cost(words: Sequence[str], move: str, card_set: CardSet) -> int | None:
     move_words = move.split()
     if len(words) > len(move_words):
         return None
@@ -92,7 +100,7 @@ def _move_cost(words, move, card_set):
     return total
 
 
-def closest(word, vocabulary, limit=3):
+def closest(word: str, vocabulary: Sequence[str], limit: int = 3) -> list[str]:
     """The words of `vocabulary` that `word` is a near miss of (a start of
     them, give or take its allowed typos), nearest first."""
     word = word.lower()
@@ -100,7 +108,7 @@ def closest(word, vocabulary, limit=3):
     return [v for cost, _, v in scored if cost <= typos_allowed(word)][:limit]
 
 
-def did_you_mean(position, text, limit=3):
+def did_you_mean(position: Position, text: str, limit: int = 3) -> list[str]:
     """Moves in notation that `text` is a near miss of, best first: the
     legal moves it is near; when it is near none, the well-formed moves it
     is near (not legal now: why_not says why). [] when nothing is near."""
@@ -119,7 +127,7 @@ def did_you_mean(position, text, limit=3):
     return nearest_moves(cs, text, limit)
 
 
-def nearest_moves(card_set, text, limit=3):
+def nearest_moves(card_set: CardSet, text: str, limit: int = 3) -> list[str]:
     """Well-formed moves (legal or not) that `text` is a near miss of, word
     for word: its first word a notation word, its colours exact letters,
     its cards the nearest by id or name."""
@@ -138,7 +146,7 @@ def nearest_moves(card_set, text, limit=3):
     return list(dict.fromkeys(found))[:limit]
 
 
-def _argument_choices(card_set, word):
+def _argument_choices(card_set: CardSet, word: str) -> list[str]:
     """A colour letter, or the card ids nearest the word."""
     choices = [word.upper()] if len(word) == 1 and word.upper() in COLOURS else []
     costs = [(min(typo_distance(word, t) for t in card_words(c)), c.id)

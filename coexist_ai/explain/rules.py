@@ -3,16 +3,29 @@ coexist_ai/explain/illegal.py: Mission (recruit, house), the Conservation
 Center (protect, assign, move, unassign, release) and Training (trades).
 Each function returns the first rule that forbids the move, or None.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
 from coexist_ai.explain.words import article, place_text, tokens_text
 from coexist_ai.notation import kind_word
-from coexist_ai.vocabulary import CARETAKERS, TOKENS, TRACK_SIZE
+from coexist_ai.vocabulary import CARETAKERS, TOKENS, TRACK_SIZE, ActionKind
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import Card
+    from coexist_ai.views import AnimalView
+
+# why a move cannot be made, or None when no rule forbids it
+Reason = str | None
 
 
 class Ask:
     """One move asked of one position: what the rules below read (the
     seat's view is built once)."""
 
-    def __init__(self, position, kind, x, y, a, b):
+    def __init__(self, position: Position, kind: ActionKind, x: int, y: int, a: int,
+                 b: int) -> None:
         self.position, self.kind = position, kind
         self.x, self.y, self.a, self.b = x, y, a, b
         self.cs = position.card_set
@@ -21,24 +34,25 @@ class Ask:
         self.room = self.me.capacity - self.me.spaces_used
 
     @property
-    def word(self):
+    def word(self) -> str:
         return kind_word(self.kind)
 
-    def card(self, index):
+    def card(self, index: int) -> Card:
         return self.cs.cards[index]
 
-    def centre_text(self):
+    def centre_text(self) -> str:
         me = self.me
         return f"your Conservation Center uses {me.spaces_used} of {me.capacity} spaces"
 
 
 # -- Mission ---------------------------------------------------------------------------
 
-def recruit(ask, check_room):
+def recruit(ask: Ask, check_room: bool) -> Reason:
     colour = TOKENS[ask.x]
     if colour == "S":
         return "S (Survival) is no caretaker: recruit C, F, P or H"
-    offered = [c.colour for c in ask.position.mission if not c.is_animal]
+    # caretaker cards (an animal's colour is None)
+    offered = [c.colour for c in ask.position.mission if c.colour is not None]
     if colour not in offered:
         shown = ", ".join(dict.fromkeys(offered))
         return (f"the Mission board has no {colour} caretaker card"
@@ -50,12 +64,12 @@ def recruit(ask, check_room):
     return None
 
 
-def _fits_one_more(ask, colour):
+def _fits_one_more(ask: Ask, colour: str) -> bool:
     """A pool colour with 1 or 2 tokens has room in its space for one more."""
     return ask.room >= (1 if ask.me.pool.of(colour) % 3 == 0 else 0)
 
 
-def house(ask, budget, check_room, used=0):
+def house(ask: Ask, budget: int | None, check_room: bool, used: int = 0) -> Reason:
     card = ask.card(ask.a)
     if not card.is_animal:
         return (f"{card.id} is a caretaker card: caretakers are recruited by "
@@ -75,7 +89,7 @@ def house(ask, budget, check_room, used=0):
 
 # -- the Conservation Center ---------------------------------------------------------
 
-def own_animal(ask, index):
+def own_animal(ask: Ask, index: int) -> AnimalView | str:
     """The AnimalView of card `index` on the seat's board, or why it is not."""
     card = ask.card(index)
     if not card.is_animal:
@@ -86,13 +100,15 @@ def own_animal(ask, index):
     return f"{card.name} is not on your Conservation Center: {place_text(ask.position, card, ask.me.seat)}"
 
 
-def _animals(ask, *indices):
-    """The AnimalViews of the cards, or the first reason one is not yours."""
+def _animals(ask: Ask, *indices: int) -> tuple[Reason, list[AnimalView]]:
+    """The AnimalViews of the cards, or the first reason one is not yours
+    (the views are read only when there is none)."""
     found = [own_animal(ask, i) for i in indices]
-    return next((f for f in found if isinstance(f, str)), None), found
+    return (next((f for f in found if isinstance(f, str)), None),
+            cast("list[AnimalView]", found))
 
 
-def protect(ask):
+def protect(ask: Ask) -> Reason:
     why, (animal,) = _animals(ask, ask.a)
     if why:
         return why
@@ -105,7 +121,7 @@ def protect(ask):
     return None
 
 
-def _needs(animal, colour):
+def _needs(animal: AnimalView, colour: str) -> Reason:
     """Why the animal cannot take one more token of `colour`, or None."""
     card = animal.card
     wanted = card.needs[TOKENS.index(colour)]
@@ -116,7 +132,7 @@ def _needs(animal, colour):
     return None
 
 
-def assign(ask):
+def assign(ask: Ask) -> Reason:
     colour = TOKENS[ask.x]
     why, (animal,) = _animals(ask, ask.a)
     if why:
@@ -128,7 +144,7 @@ def assign(ask):
     return _needs(animal, colour)
 
 
-def _movable(animal, colour):
+def _movable(animal: AnimalView, colour: str) -> Reason:
     """Why a caretaker of `colour` cannot leave `animal` this turn, or None."""
     card = animal.card
     if not animal.on.of(colour):
@@ -139,7 +155,7 @@ def _movable(animal, colour):
     return None
 
 
-def move(ask):
+def move(ask: Ask) -> Reason:
     colour = TOKENS[ask.x]
     if colour == "S":
         return "Survival tokens never move from an animal: only caretakers do"
@@ -149,7 +165,7 @@ def move(ask):
     return why or _movable(source, colour) or _needs(target, colour)
 
 
-def unassign(ask):
+def unassign(ask: Ask) -> Reason:
     colour = TOKENS[ask.x]
     if colour == "S":
         return "Survival tokens never leave an animal: only caretakers go back to the pool"
@@ -162,7 +178,7 @@ def unassign(ask):
     return None
 
 
-def release(ask):
+def release(ask: Ask) -> Reason:
     why, (animal,) = _animals(ask, ask.a)
     if why:
         return why
@@ -173,11 +189,11 @@ def release(ask):
 
 # -- Training ---------------------------------------------------------------------------
 
-def _spaces(count):
+def _spaces(count: int) -> int:
     return (count + 2) // 3
 
 
-def trade(ask, x, y):
+def trade(ask: Ask, x: int, y: int) -> Reason:
     """Why `train X Y` cannot be made now, or None."""
     cx, cy = TOKENS[x], TOKENS[y]
     if "S" in (cx, cy):
@@ -203,7 +219,7 @@ def trade(ask, x, y):
     return None
 
 
-def _trade_cost(ask, x, y):
+def _trade_cost(ask: Ask, x: int, y: int) -> tuple[int, Reason]:
     """(cost in X, None), or (0, why the trade is not one the rules allow)."""
     turn, cx, cy = ask.position.turn, TOKENS[x], TOKENS[y]
     lo, hi = min(x, y), max(x, y)
@@ -224,7 +240,7 @@ def _trade_cost(ask, x, y):
                f"{cx} -> {cy} needs an effect that allows it")
 
 
-def no_trade(ask):
+def no_trade(ask: Ask) -> Reason:
     """Why Training cannot be chosen (no trade is possible), or None."""
     pool = ask.me.pool
     if not any(pool):
@@ -236,7 +252,7 @@ def no_trade(ask):
     return f"no trade is possible with your pool ({tokens_text(pool)}): {reasons[0]}"
 
 
-def _natural_order(x):
+def _natural_order(x: int) -> list[int]:
     """The colours X trades to, the usual trades first (one tier up, one
     down), so that the reason given is about the trade a person means."""
     others = [y for y in range(len(CARETAKERS)) if y != x]

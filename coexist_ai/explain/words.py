@@ -3,25 +3,42 @@
 Plain text only (no colour codes, no layout), so that any frontend (the
 terminal, the browser) shows the same words.
 """
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
 from coexist_ai.notation import check_action
 from coexist_ai.vocabulary import IMMEDIATE_EFFECTS, TOKENS, ActionKind, EffectKind, Location
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import Card, CardSet, Effect
 
 COLOUR_NAMES = {"C": "Congener", "F": "Water/Food", "P": "Protection",
                 "H": "Habitat", "S": "Survival"}
 
+# What each fauna specialty scores at the end (RULES.md, "End of the game").
+SPECIALTY = {
+    "forest": "1 per forest animal released by anyone",
+    "air": "1 per air animal protected by anyone",
+    "sea": "highest conservation value left on any board",
+    "savannah": "the most Survival tokens on any one track",
+}
 
-def article(colour):
+
+def article(colour: str) -> str:
     """'a' or 'an' before a colour letter read aloud (an F, a C, an H)."""
     return "an" if str(colour) in "FHS" else "a"
 
 
-def tokens_text(counts, empty="nothing"):
+def tokens_text(counts: Iterable[int], empty: str = "nothing") -> str:
     """`C2 F1 S1` from counts in the order C F P H S (zeros left out)."""
     parts = [f"{TOKENS[i]}{v}" for i, v in enumerate(counts) if v]
     return " ".join(parts) if parts else empty
 
 
-def effect_text(effect):
+def effect_text(effect: Effect | None) -> str:
     """An animal's effect in a few words, at most 21 letters ('' for
     none): for a card's line."""
     if effect is None:
@@ -42,7 +59,7 @@ def effect_text(effect):
     }[k]
 
 
-def effect_sentence(effect):
+def effect_sentence(effect: Effect | None) -> str:
     """An animal's effect as a full sentence, saying when it acts
     ('' for none)."""
     if effect is None:
@@ -73,7 +90,7 @@ def effect_sentence(effect):
     return when + body + "."
 
 
-def place_text(position, card, seat=None):
+def place_text(position: Position, card: Card | str | int, seat: int | None = None) -> str:
     """Where a card is, in words ('on your Conservation Center', 'in the
     draw pile'...), `seat` being the reader's seat."""
     place = position.location(card)
@@ -89,7 +106,7 @@ def place_text(position, card, seat=None):
     }[place.location]
 
 
-def move_text(card_set, action):
+def move_text(card_set: CardSet, action: int) -> str:
     """A move in words, for a person following a game: 'put a C from your
     pool on Plains Zebra'."""
     kind, x, y, a, b = check_action(card_set, action)

@@ -15,19 +15,32 @@ named in moves by the shortest tail of their id that is unique
 
 Drawn from an Observation only, like the detail view (render.py).
 """
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from coexist_ai.explain import effect_text, short_ids
-from coexist_ai.play.render import (_View, decision_text, owned_effects,
+from coexist_ai.play.render import (Names, _View, decision_text, owned_effects,
                                     seat_name, tokens_text)
 from coexist_ai.play.style import Style
 from coexist_ai.play.wrap import fold_line, visible_length
 from coexist_ai.vocabulary import TRACK_POINTS, TRACK_SIZE
 
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation, Position
+    from coexist_ai.cards import CardSet
+    from coexist_ai.play.gamefile import TurnRun
+    from coexist_ai.views import SeatView
+
 WIDE = 100          # from this width on, tokens and tracks are spaced out
 NAME_MAX = 18       # a seat's label (a bot spec) is cut to this
 
 
-def compact_screen(obs, moves, names=None, you=None, recent=(), style=None,
-                   width=80, height=None, notes=()):
+def compact_screen(obs: Observation, moves: Sequence[str], names: Names = None,
+                   you: int | None = None, recent: Sequence[TurnRun] = (),
+                   style: Style | None = None, width: int = 80, height: int | None = None,
+                   notes: Sequence[str] = ()) -> list[str]:
     """The screen's lines: at most `width` columns each, and at most
     `height - 1` lines with the prompt's row left free (height None: no
     limit, every move listed). moves: the legal moves in notation;
@@ -38,7 +51,8 @@ def compact_screen(obs, moves, names=None, you=None, recent=(), style=None,
     top = _top(v, names, you, style, width, brief=False)
     latest = [_latest(v.cs, run, names, you, style) for run in recent]
     decision = [] if obs.is_over() else [_decision(obs, names, you, style)]
-    fold = lambda lines: [part for line in lines for part in fold_line(line, width)]
+    def fold(lines: Iterable[str]) -> list[str]:
+        return [part for line in lines for part in fold_line(line, width)]
     top, latest, decision, notes = fold(top), fold(latest), fold(decision), fold(notes)
     listing = move_lines(v.cs, moves, width)
     if height is None:
@@ -56,25 +70,26 @@ def compact_screen(obs, moves, names=None, you=None, recent=(), style=None,
 
 # -- pieces -----------------------------------------------------------------------
 
-def _top(v, names, you, style, width, brief):
+def _top(v: _View, names: Names, you: int | None, style: Style, width: int,
+         brief: bool) -> list[str]:
     top = _header(v, style, width) + _mission(v, style, width)
     for p in range(v.n):
         top += _seat(v, p, names, you, style, width, brief)
     return top
 
 
-def _tokens(counts, style, wide, empty="-"):
+def _tokens(counts: Iterable[int], style: Style, wide: bool, empty: str = "-") -> str:
     text = tokens_text(counts, style, empty)
     return text if wide else text.replace(" ", "")
 
 
-def _track(track, wide):
+def _track(track: int, wide: bool) -> str:
     cells = ["S" if i < track else (str(TRACK_POINTS[i]) if TRACK_POINTS[i] else "^")
              for i in range(TRACK_SIZE)]
     return "[" + (" " if wide else "").join(cells) + "]"
 
 
-def _header(v, style, width):
+def _header(v: _View, style: Style, width: int) -> list[str]:
     obs = v.obs
     supply = " ".join(style.token(c, f"{c}{n}") for c, n in obs.supply._asdict().items())
     if obs.is_over():
@@ -94,11 +109,11 @@ def _header(v, style, width):
     return [style.bold(head), end]
 
 
-def _mission(v, style, width):
+def _mission(v: _View, style: Style, width: int) -> list[str]:
     wide = width >= WIDE
     cards = v.obs.mission
     animals = [c for c in cards if c.is_animal]
-    keepers = ", ".join(style.token(c.colour) for c in cards if not c.is_animal)
+    keepers = ", ".join(style.token(str(c.colour)) for c in cards if not c.is_animal)
     keepers = f"| caretaker cards: {keepers}" if keepers else ""
     title = style.bold("Mission board")
     if not animals:
@@ -119,7 +134,8 @@ def _mission(v, style, width):
     return lines
 
 
-def _seat(v, p, names, you, style, width, brief):
+def _seat(v: _View, p: int, names: Names, you: int | None, style: Style, width: int,
+          brief: bool) -> list[str]:
     wide = width >= WIDE
     obs, seat = v.obs, v.seats[p]
     fauna, parts = v.faunas[p], seat.score
@@ -133,19 +149,19 @@ def _seat(v, p, names, you, style, width, brief):
     released = f"released {len(seat.released)}/{goal}"
     if seat.released:
         released += ": " + ", ".join(short[c.id] for c in seat.released)
-    parts = [f"track {_track(seat.track, wide)} capture limit {seat.capture_limit}",
+    facts = [f"track {_track(seat.track, wide)} capture limit {seat.capture_limit}",
              f"Center {seat.spaces_used}/{seat.capacity}",
              f"pool {_tokens(seat.pool, style, wide, empty='none')}", released]
     if seat.protected:
-        parts.append("protected: " + ", ".join(short[c.id] for c in seat.protected))
+        facts.append("protected: " + ", ".join(short[c.id] for c in seat.protected))
     effects = owned_effects(seat)
     if effects:
-        parts.append("effects: " + "; ".join(effects))
+        facts.append("effects: " + "; ".join(effects))
     animals = _brief_animals(seat, style, width) if brief else _animals(seat, style, width)
-    return [head] + _packed(parts, width, "  ") + animals
+    return [head] + _packed(facts, width, "  ") + animals
 
 
-def _packed(parts, width, indent):
+def _packed(parts: Sequence[str], width: int, indent: str) -> list[str]:
     """Parts joined by ' | ' on as few lines as fit `width`."""
     lines = [indent + parts[0]]
     for part in parts[1:]:
@@ -156,19 +172,19 @@ def _packed(parts, width, indent):
     return lines
 
 
-def _decision(obs, names, you, style):
+def _decision(obs: Position, names: Names, you: int | None, style: Style) -> str:
     seat = obs.current_player
     who = "You" if seat == you else seat_name(seat, _cut_names(names), you, style)
     return f"{who} to play: {decision_text(obs, style)}"
 
 
-def _cut_names(names):
+def _cut_names(names: Names) -> Names:
     if not names:
         return names
     return [n if len(n) <= NAME_MAX else n[:NAME_MAX - 1] + "~" for n in names]
 
 
-def _animals(seat, style, width):
+def _animals(seat: SeatView, style: Style, width: int) -> list[str]:
     wide = width >= WIDE
     rows = []
     for animal in seat.board:
@@ -182,7 +198,7 @@ def _animals(seat, style, width):
     return _table(rows, "llllll", width)
 
 
-def _brief_animals(seat, style, width):
+def _brief_animals(seat: SeatView, style: Style, width: int) -> list[str]:
     """What each animal carries and still needs, as many a row as fit."""
     parts = [f"{a.card.name} {a.card.conservation}: on {_tokens(a.on, style, False)} "
              + (style.paint("READY", "green", "bold") if a.complete
@@ -190,7 +206,8 @@ def _brief_animals(seat, style, width):
     return _packed(parts, width, "  ") if parts else []
 
 
-def _latest(card_set, run, names, you, style):
+def _latest(card_set: CardSet, run: TurnRun, names: Names, you: int | None,
+            style: Style) -> str:
     seat, moves, seconds = run
     shown = [short_move(card_set, m) for m in moves]
     timing = f"  ({seconds:.1f} s)" if seconds is not None and seat != you else ""
@@ -199,13 +216,14 @@ def _latest(card_set, run, names, you, style):
 
 # -- moves ------------------------------------------------------------------------
 
-def short_move(card_set, move):
+def short_move(card_set: CardSet, move: str) -> str:
     """A move with its card ids cut to their unique tails ('house gazelle')."""
     short = short_ids(card_set)
     return " ".join(short.get(w, w) for w in move.split())
 
 
-def move_lines(card_set, moves, width, rows=None):
+def move_lines(card_set: CardSet, moves: Sequence[str], width: int,
+               rows: int | None = None) -> list[str]:
     """The numbered moves: in columns when they fit in `rows` (None: any
     number); else grouped by what they share ('assign C: [4] zebra [5]
     owl'), which takes about a third of the room; cut to `rows` if even
@@ -217,7 +235,7 @@ def move_lines(card_set, moves, width, rows=None):
     return _grouped(card_set, moves, width, rows)
 
 
-def _columns(items, width):
+def _columns(items: Sequence[str], width: int) -> list[str]:
     """Items in columns, numbered down each column."""
     if not items:
         return []
@@ -228,8 +246,8 @@ def _columns(items, width):
             for r in range(rows)]
 
 
-def _grouped(card_set, moves, width, rows):
-    words = []            # (text, moves it lists)
+def _grouped(card_set: CardSet, moves: Sequence[str], width: int, rows: int) -> list[str]:
+    words: list[tuple[str, int]] = []     # (text, moves it lists)
     last = None
     for i, move in enumerate(moves, 1):
         parts = short_move(card_set, move).split()
@@ -241,7 +259,9 @@ def _grouped(card_set, moves, width, rows):
                 words.append((head + ":", 0))
             last = head
         words.append((f"[{i}] {tail}", 1))
-    lines, line, listed = [], [], 0
+    lines: list[list[str]] = []
+    line: list[str] = []
+    listed = 0
     for text, count in words:
         if line and len(" ".join(line + [text])) + 1 > width:
             lines.append(line)
@@ -252,14 +272,16 @@ def _grouped(card_set, moves, width, rows):
     if len(lines) > rows:
         lines = lines[:rows]
         listed = sum(1 for row in lines for text in row if text.startswith("["))
-        more = lambda: f"+{len(moves) - listed} more: type moves"
+
+        def more() -> str:
+            return f"+{len(moves) - listed} more: type moves"
         while len(" ".join(lines[-1] + [more()])) + 1 > width and lines[-1]:
             listed -= lines[-1].pop().startswith("[")
         lines[-1].append(more())
     return [" " + " ".join(row) for row in lines]
 
 
-def _table(rows, aligns, width):
+def _table(rows: Sequence[Sequence[str]], aligns: str, width: int) -> list[str]:
     """Rows of cells in columns as wide as their widest cell (colour codes
     take no room; empty columns vanish). When that is wider than `width`,
     the columns from the right lose their alignment, one by one, until
@@ -276,7 +298,7 @@ def _table(rows, aligns, width):
     return lines
 
 
-def _row(row, widths, aligns, aligned):
+def _row(row: Sequence[str], widths: Sequence[int], aligns: str, aligned: int) -> str:
     cells = []
     for i, text in enumerate(row):
         if not widths[i]:

@@ -11,18 +11,28 @@ scores of the position reached; `play --resume` continues it.
 Files hold one JSON record per line (coexist_ai/records.py), so tournament
 and duel files and saved games are read the same way.
 """
+from __future__ import annotations
+
 import json
 import os
 import random
 import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import _engine
 from coexist_ai.errors import CoexistError
-from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, forfeit_ranks,
+from coexist_ai.match import (RECORD_FORMAT, RECORD_VERSION, Record, forfeit_ranks,
                               state_initial_deck)
-from coexist_ai.paths import check_writable, is_locked
+from coexist_ai.paths import StrPath, check_writable, is_locked
 from coexist_ai.records import PLAY_RUN, read_records
 from coexist_ai.schedule import derive_seed
+
+if TYPE_CHECKING:
+    from coexist_ai.cards import CardSet
+
+# a turn of a record: (seat, its moves in a row, seconds taken or None)
+TurnRun = tuple[int, list[str], float | None]
 
 HUMAN = "human"
 UNFINISHED = "unfinished"
@@ -32,7 +42,8 @@ class GameFileError(CoexistError):
     """A record that cannot be played on or replayed as asked."""
 
 
-def faunas_with(card_set, fauna, seat, players, deal_seed):
+def faunas_with(card_set: CardSet, fauna: str, seat: int, players: int,
+                deal_seed: int) -> list[str]:
     """Faunas by seat with `fauna` at `seat`; the other seats' faunas are
     drawn from the deal seed among the card set's other faunas."""
     if fauna not in card_set.faunas():
@@ -43,12 +54,14 @@ def faunas_with(card_set, fauna, seat, players, deal_seed):
     return rest[:seat] + [fauna] + rest[seat:players - 1]
 
 
-def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
+def new_record(card_set: CardSet, specs: Sequence[str], seeds: Sequence[int | None],
+               deal_seed: int, names: Iterable[str],
+               faunas: Sequence[str] | None = None) -> tuple[Record, _engine.State]:
     """A record of a game about to start (no moves yet), and its State.
     specs/seeds/names: one per seat ("human" for a person); faunas: by seat
     (default: drawn from the deal seed)."""
     state = _engine.State.new(card_set, players=len(specs), faunas=faunas, seed=deal_seed)
-    record = {
+    record: Record = {
         "format": RECORD_FORMAT, "version": RECORD_VERSION,
         "run": PLAY_RUN, "tournament": "play", "game": 1, "block": 0, "round": 0,
         "rotation": 0, "entrants": list(names),
@@ -64,7 +77,7 @@ def new_record(card_set, specs, seeds, deal_seed, names, faunas=None):
     return record, state
 
 
-def check_card_set(record, card_set, where="the record"):
+def check_card_set(record: Record, card_set: CardSet, where: str = "the record") -> None:
     named = record.get("card_set") or {}
     if named.get("sha256") != card_set.sha256:
         raise GameFileError(
@@ -73,7 +86,7 @@ def check_card_set(record, card_set, where="the record"):
             "pass that card set with --cards")
 
 
-def initial_state(record, card_set):
+def initial_state(record: Record, card_set: CardSet) -> _engine.State:
     """The position before the first move of a record."""
     check_card_set(record, card_set)
     try:
@@ -84,19 +97,21 @@ def initial_state(record, card_set):
         raise GameFileError(f"the record lacks a usable {e} field") from None
 
 
-def replay_states(record, card_set, upto=None):
+def replay_states(record: Record, card_set: CardSet,
+                  upto: int | None = None) -> list[_engine.State]:
     """The States after 0, 1, ..., `upto` (default: all) moves."""
     return [state.copy() for state in _replayed(record, card_set, upto)]
 
 
-def state_after(record, card_set, upto=None):
+def state_after(record: Record, card_set: CardSet, upto: int | None = None) -> _engine.State:
     """The State after the first `upto` moves (default: all)."""
     for state in _replayed(record, card_set, upto):
         pass
     return state
 
 
-def _replayed(record, card_set, upto):
+def _replayed(record: Record, card_set: CardSet,
+              upto: int | None) -> Iterator[_engine.State]:
     """One State, yielded before the first move and after each move."""
     state = initial_state(record, card_set)
     yield state
@@ -106,7 +121,7 @@ def _replayed(record, card_set, upto):
         yield state
 
 
-def apply_recorded(state, entry, number):
+def apply_recorded(state: _engine.State, entry: Any, number: int) -> None:
     try:
         seat, move = entry
     except (TypeError, ValueError):
@@ -120,7 +135,8 @@ def apply_recorded(state, entry, number):
         raise GameFileError(f"move {number} ({move!r}) cannot be played: {e}") from None
 
 
-def finish_record(record, state, forfeits=()):
+def finish_record(record: Record, state: _engine.State,
+                  forfeits: Iterable[Mapping[str, Any]] = ()) -> None:
     """Set the result keys from `state`: a finished game's result, or the
     scores so far with "end": "unfinished"."""
     forfeits = list(forfeits)
@@ -135,7 +151,7 @@ def finish_record(record, state, forfeits=()):
                    "forfeits": forfeits})
 
 
-def load_game(path, game=None):
+def load_game(path: StrPath, game: int | None = None) -> tuple[list[Record], int]:
     """(every record of the file, the 0-based index of the chosen one).
     `game` counts records in the file from 1; default: the only one, or the
     last unfinished one, or the first."""
@@ -153,7 +169,7 @@ def load_game(path, game=None):
     return records, (unfinished[-1] if unfinished else 0)
 
 
-def check_save_path(path):
+def check_save_path(path: StrPath) -> str:
     """The file a save to `path` replaces (a symlink's target); refused if
     it is no regular file, or a records file a run is writing."""
     check_writable(path, "save the game to")
@@ -164,7 +180,8 @@ def check_save_path(path):
     return path
 
 
-def save_game(path, records, index, record):
+def save_game(path: StrPath, records: Iterable[Record], index: int,
+              record: Record) -> list[Record]:
     """Put `record` at `index` of the file's records (appending when
     index == len(records)) and write the file atomically: a crash mid-write
     leaves the previous file whole. Only a regular file or a new path is
@@ -194,11 +211,11 @@ def save_game(path, records, index, record):
     return records
 
 
-def human_seats(record):
+def human_seats(record: Record) -> list[int]:
     return [p for p, b in enumerate(record.get("bots", [])) if b.get("spec") == HUMAN]
 
 
-def seat_names(record):
+def seat_names(record: Record) -> list[str]:
     """A label per seat: the record's entrants, or the bots' specs."""
     names = record.get("entrants")
     if isinstance(names, list) and len(names) == record.get("players"):
@@ -206,12 +223,12 @@ def seat_names(record):
     return [str(b.get("spec", "?")) for b in record.get("bots", [])]
 
 
-def turn_runs(record):
+def turn_runs(record: Record) -> list[TurnRun]:
     """The record's moves as turns: [(seat, [move, ...], seconds)], a run
     of consecutive moves of one seat each, with the seconds they took
     (None where the record has no times)."""
     times = record.get("times") or []
-    runs = []
+    runs: list[TurnRun] = []
     for i, (seat, move) in enumerate(record.get("moves", [])):
         took = times[i] if i < len(times) else None
         if runs and runs[-1][0] == seat:

@@ -9,12 +9,20 @@ possible; or a command word. Anything else is refused with the reason: why
 the move is not legal (coexist_ai.explain), or the move it is a near miss
 of.
 """
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from coexist_ai import explain
 from coexist_ai.errors import NotationError
 from coexist_ai.explain import names_card
 from coexist_ai.notation import parse_move
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Position
+    from coexist_ai.cards import CardSet
 
 COMMANDS = {"help": "help", "?": "help", "hint": "hint", "undo": "undo",
             "quit": "quit", "exit": "quit", "board": "board", "detail": "detail",
@@ -29,7 +37,8 @@ class Answer:
     message: str = ""    # why the input was refused (kind "error")
 
 
-def interpret(text, moves, card_set=None, position=None):
+def interpret(text: str, moves: Sequence[str], card_set: CardSet | None = None,
+              position: Position | None = None) -> Answer:
     """The Answer to `text` given the legal `moves` (notation, in order) of
     `position` (which, when given, explains refusals)."""
     if not text.isascii():
@@ -63,7 +72,7 @@ def interpret(text, moves, card_set=None, position=None):
     return Answer("error", message=_refusal(text.strip(), moves, card_set, position))
 
 
-def _apply(moves):
+def _apply(moves: Sequence[str]) -> Answer:
     """`apply` at an effect used by choosing: the one choice, if one."""
     choices = [i for i, m in enumerate(moves) if m not in ("skip", "end")]
     if len(choices) == 1:
@@ -72,19 +81,20 @@ def _apply(moves):
                                    f"{_listed(moves, choices)}; type it or its number")
 
 
-def _listed(moves, indices):
+def _listed(moves: Sequence[str], indices: Sequence[int]) -> str:
     listed = ", ".join(f"{i + 1}. {moves[i]}" for i in indices[:8])
     return listed + (f" and {len(indices) - 8} more" if len(indices) > 8 else "")
 
 
-def _starts(words, move_words, card_set):
+def _starts(words: Sequence[str], move_words: Sequence[str],
+            card_set: CardSet | None) -> bool:
     """Each typed word starts the move's word at the same place."""
     if len(words) > len(move_words):
         return False
     return all(_word_starts(w, m, card_set) for w, m in zip(words, move_words))
 
 
-def _word_starts(typed, word, card_set):
+def _word_starts(typed: str, word: str, card_set: CardSet | None) -> bool:
     card = card_set.by_id.get(word) if card_set is not None else None
     if card is not None:
         return names_card(typed, card)
@@ -92,7 +102,8 @@ def _word_starts(typed, word, card_set):
     return any("-".join(parts[i:]).startswith(typed) for i in range(len(parts)))
 
 
-def _refusal(text, moves, card_set, position):
+def _refusal(text: str, moves: Sequence[str], card_set: CardSet | None,
+             position: Position | None) -> str:
     hint = f"type a number from 1 to {len(moves)}, a move, or help"
     if card_set is not None:
         try:
@@ -112,7 +123,7 @@ def _refusal(text, moves, card_set, position):
     return f"{text!r} is not a legal move or a command; {hint}"
 
 
-def _guess(text, moves, position):
+def _guess(text: str, moves: Sequence[str], position: Position) -> str:
     """'did you mean ...' for a near miss of a move, or ''."""
     guesses = explain.did_you_mean(position, text)
     legal = [g for g in guesses if g in moves]

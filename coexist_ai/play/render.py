@@ -8,21 +8,27 @@ they still need, the caretaker pool, spaces used of capacity), every
 Reputation track (capture limit, points it still gives), the supply, each
 seat's score so far and specialty, the decision in front of the seat to move.
 """
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from coexist_ai import _engine
-from coexist_ai.explain import effect_text, tie_breaks
+from coexist_ai.explain import SPECIALTY, effect_text, tie_breaks
 from coexist_ai.play.style import Style
 from coexist_ai.vocabulary import TOKENS, TRACK_POINTS, TRACK_SIZE
+
+if TYPE_CHECKING:
+    from coexist_ai.cards import Card, CardSet
+    from coexist_ai.views import AnimalView, SeatView, TurnView
+
+Names = Sequence[str] | None          # a label per seat, or none
+Recent = Sequence[tuple[int, str]]    # (seat, move in notation), oldest first
 
 # permanent effects other than start_recruit (shown in release order apart)
 PERMANENT = ("capture_bonus", "extra_space", "double_protect", "skip_survival",
              "train_one_to_one")
 
-SPECIALTY = {
-    "forest": "1 per forest animal released by anyone",
-    "air": "1 per air animal protected by anyone",
-    "sea": "highest conservation value left on any board",
-    "savannah": "the most Survival tokens on any one track",
-}
 
 PHASE_HELP = {
     "start": "start of turn",
@@ -37,13 +43,13 @@ PHASE_HELP = {
 }
 
 
-def tokens_text(counts, style, empty="-"):
+def tokens_text(counts: Iterable[int], style: Style, empty: str = "-") -> str:
     """`C2 F1 S1` from counts in the order C F P H S (zeros left out)."""
     parts = [style.token(TOKENS[i], f"{TOKENS[i]}{v}") for i, v in enumerate(counts) if v]
     return " ".join(parts) if parts else empty
 
 
-def track_text(track, style):
+def track_text(track: int, style: Style) -> str:
     """The spaces, left to right: S covered, a digit (points) or ^ (capture)."""
     cells = []
     for i in range(TRACK_SIZE):
@@ -54,11 +60,11 @@ def track_text(track, style):
     return "[" + " ".join(cells) + "]"
 
 
-def card_label(card, style):
+def card_label(card: Card, style: Style) -> str:
     return f"{style.bold(card.name)} [{card.id}]"
 
 
-def animal_facts(card, style):
+def animal_facts(card: Card, style: Style) -> str:
     facts = [f"needs {tokens_text(card.needs, style)}",
              f"protect {tokens_text(card.protect, style)}"]
     if card.effect:
@@ -69,7 +75,7 @@ def animal_facts(card, style):
 class _View:
     """The pieces of an Observation the drawing needs, read once."""
 
-    def __init__(self, obs):
+    def __init__(self, obs: _engine.Observation) -> None:
         if not isinstance(obs, _engine.Observation):
             # a State holds the draw pile's real order: never draw from one
             raise TypeError(f"render_position needs an Observation, not "
@@ -81,13 +87,15 @@ class _View:
         self.faunas = [str(seat.fauna) for seat in self.seats]
 
 
-def seat_name(seat, names, you, style):
+def seat_name(seat: int, names: Names, you: int | None, style: Style) -> str:
     label = names[seat] if names else f"seat {seat}"
     text = f"seat {seat} ({'you' if seat == you else label})"
     return style.seat(seat, text)
 
 
-def render_position(obs, names=None, you=None, recent=(), style=None, title=None):
+def render_position(obs: _engine.Observation, names: Names = None, you: int | None = None,
+                    recent: Recent = (), style: Style | None = None,
+                    title: str | None = None) -> str:
     """The whole public position as text.
 
     obs: an Observation. names: a label per seat (bot spec...). you: the
@@ -109,7 +117,7 @@ def render_position(obs, names=None, you=None, recent=(), style=None, title=None
     return "\n".join(lines)
 
 
-def _header(v, style, title):
+def _header(v: _View, style: Style, title: str | None) -> str:
     obs = v.obs
     first = title or f"Coexist - card set {v.cs.display_name}"
     supply = "  ".join(style.token(colour, f"{colour} {count}")
@@ -126,7 +134,7 @@ def _header(v, style, title):
     return "\n".join(lines)
 
 
-def _mission(v, style):
+def _mission(v: _View, style: Style) -> list[str]:
     lines = [style.bold("MISSION BOARD")]
     mission = v.obs.mission
     if not mission:
@@ -137,19 +145,19 @@ def _mission(v, style):
                          f"capture {card.capture}, conservation {card.conservation}")
             lines.append(f"       {animal_facts(card, style)}")
         else:
-            lines.append(f"  {i}. caretaker card {style.token(card.colour)} "
+            lines.append(f"  {i}. caretaker card {style.token(str(card.colour))} "
                          f"[{card.id}]")
     return lines
 
 
-def owned_effects(seat):
+def owned_effects(seat: SeatView) -> list[str]:
     """The permanent effects a seat owns, in words."""
     owned = [c.effect for c in seat.released if c.effect and c.effect.kind in PERMANENT]
     starts = [f"+1 {colour} each turn start" for colour in seat.effects.start_recruit]
     return starts + [effect_text(e) for e in owned]
 
 
-def _seat(v, p, names, you, style):
+def _seat(v: _View, p: int, names: Names, you: int | None, style: Style) -> list[str]:
     obs, seat = v.obs, v.seats[p]
     fauna, parts = v.faunas[p], seat.score
     mover = style.bold("  <- to play") if p == obs.current_player and not obs.is_over() else ""
@@ -180,7 +188,7 @@ def _seat(v, p, names, you, style):
     return lines
 
 
-def _board_animal(animal, style):
+def _board_animal(animal: AnimalView, style: Style) -> str:
     card = animal.card
     status = (style.paint("READY to release", "green", "bold") if animal.complete
               else f"still needs {tokens_text(animal.needs, style)}")
@@ -189,9 +197,9 @@ def _board_animal(animal, style):
             f"{tokens_text(animal.on, style)} | {status}{effect}")
 
 
-def group_runs(moves):
+def group_runs(moves: Iterable[tuple[int, str]]) -> list[tuple[int, list[str]]]:
     """[(seat, [move, ...])] for consecutive moves of the same seat."""
-    runs = []
+    runs: list[tuple[int, list[str]]] = []
     for seat, move in moves:
         if runs and runs[-1][0] == seat:
             runs[-1][1].append(move)
@@ -200,14 +208,15 @@ def group_runs(moves):
     return runs
 
 
-def _recent(recent, v, names, you, style):
+def _recent(recent: Recent, v: _View, names: Names, you: int | None,
+            style: Style) -> list[str]:
     lines = [style.bold("LATEST MOVES")]
     for seat, moves in group_runs(recent):
         lines.append(f"  {seat_name(seat, names, you, style)}: {', '.join(moves)}")
     return lines
 
 
-def _decision(v, names, you, style):
+def _decision(v: _View, names: Names, you: int | None, style: Style) -> list[str]:
     obs = v.obs
     if obs.is_over():
         return [style.bold("The game is over.")]
@@ -218,7 +227,7 @@ def _decision(v, names, you, style):
     return [f"{seat_name(seat, names, you, style)} to play: {decision_text(obs, style)}"]
 
 
-def decision_text(obs, style):
+def decision_text(obs: _engine.Position, style: Style) -> str:
     """The decision in front of the seat to move, in words: what it is
     and what to type."""
     turn, phase = obs.turn, obs.phase
@@ -242,10 +251,11 @@ def decision_text(obs, style):
     return text
 
 
-def _effect_decision(turn):
+def _effect_decision(turn: TurnView) -> str:
     """What the effect prompt asks; `apply` names the usual way to use an
     effect that is used by choosing (house, recruit)."""
     card = turn.effect_card
+    assert card is not None and card.effect is not None   # the effect phase has one
     kind = card.effect.kind
     if kind == "house_one":
         how = "house one Mission animal of any capture value (apply or house <animal>) or skip"
@@ -257,7 +267,7 @@ def _effect_decision(turn):
     return f"effect of {card.name}: {how}"
 
 
-def move_gloss(card_set, move):
+def move_gloss(card_set: CardSet, move: str) -> str:
     """A few words after a move that names an animal: its name."""
     words = move.split()
     cards = [card_set.by_id[w] for w in words[1:] if w in card_set.by_id]
@@ -269,7 +279,7 @@ def move_gloss(card_set, move):
     return " -> ".join(c.name for c in cards)
 
 
-def render_moves(card_set, moves, style=None):
+def render_moves(card_set: CardSet, moves: Sequence[str], style: Style | None = None) -> str:
     """The legal moves, numbered from 1, in notation (with a short gloss)."""
     style = style or Style(False)
     width = max((len(m) for m in moves), default=0)
@@ -281,7 +291,9 @@ def render_moves(card_set, moves, style=None):
     return "\n".join(lines)
 
 
-def render_final(obs, names=None, you=None, style=None, ranks=None, forfeits=()):
+def render_final(obs: _engine.Observation, names: Names = None, you: int | None = None,
+                 style: Style | None = None, ranks: Sequence[int] | None = None,
+                 forfeits: Iterable[Mapping[str, Any]] = ()) -> str:
     """The final score breakdown, one line per seat, best place first, with
     the Survival tokens that break ties and a line per tie saying how it
     was broken. `ranks` (default: the position's) may come from a record

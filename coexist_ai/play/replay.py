@@ -5,8 +5,19 @@ Any game record reads here: tournament and duel records, saved plays
 in play, from an Observation: a record holds the whole deck, but the screen
 shows only the draw pile's size.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coexist_ai.match import Record
 from coexist_ai.play import gamefile
 from coexist_ai.play.render import group_runs, render_final, render_position
+from coexist_ai.play.style import Style
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai.cards import CardSet
+    from coexist_ai.play.console import Console
 
 REPLAY_HELP = ("n or Enter: next move | p: previous | g N: go to move N | "
                "s: start | e: end | q: quit")
@@ -15,25 +26,25 @@ REPLAY_HELP = ("n or Enter: next move | p: previous | g N: go to move N | "
 class Replay:
     """The positions of one record, drawn on demand."""
 
-    def __init__(self, card_set, record, label):
+    def __init__(self, card_set: CardSet, record: Record, label: str) -> None:
         self.cs, self.record, self.label = card_set, record, label
         self.states = gamefile.replay_states(record, card_set)
         self.moves = record.get("moves", [])
         self.names = gamefile.seat_names(record)
 
     @property
-    def last(self):
+    def last(self) -> int:
         """The number of moves in the record."""
         return len(self.moves)
 
-    def screen(self, k, style):
+    def screen(self, k: int, style: Style) -> str:
         """The position after k moves, with the moves around it; after the
         last move, the final score breakdown."""
         state = self.states[k]
         obs = state.observation(state.current_player)
         title = (f"{self.label} | card set {self.cs.display_name} | "
                  f"move {k} of {self.last}")
-        runs = group_runs([tuple(m) for m in self.moves[:k]])[-state.num_players:]
+        runs = group_runs([(seat, move) for seat, move in self.moves[:k]])[-state.num_players:]
         recent = [(seat, move) for seat, moves in runs for move in moves]
         lines = [render_position(obs, self.names, None, recent, style, title=title)]
         if k > 0:
@@ -47,10 +58,10 @@ class Replay:
             lines.append(self._ending(obs, style))
         return "\n".join(lines)
 
-    def _who(self, seat, style):
+    def _who(self, seat: int, style: Style) -> str:
         return style.seat(seat, f"seat {seat} ({self.names[seat]})")
 
-    def _ending(self, obs, style):
+    def _ending(self, obs: Observation, style: Style) -> str:
         end = self.record.get("end")
         if end == gamefile.UNFINISHED:
             return style.bold("The record ends here: the game was left unfinished. "
@@ -63,7 +74,7 @@ class Replay:
         return text
 
 
-def parse_command(line, k, last):
+def parse_command(line: str, k: int, last: int) -> int | str:
     """The move number to show next, "quit", "help", or an error text."""
     words = line.strip().lower().split()
     if not words or words[0] in ("n", "next"):
@@ -87,7 +98,7 @@ def parse_command(line, k, last):
     return f"{line.strip()!r}: {REPLAY_HELP}"
 
 
-def run_replay(replay, console, start=0):
+def run_replay(replay: Replay, console: Console, start: int = 0) -> int:
     """The interactive viewer; returns 0 when the person quits."""
     k = start
     console.screen(replay.screen(k, console.style))

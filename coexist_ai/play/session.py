@@ -6,18 +6,28 @@ record is saved at each of the person's decisions and when the session
 ends, however it ends (quit, end of input, Ctrl-C, the game's end, a crash),
 so a game is never lost; `coexist-ai play --resume FILE` continues it.
 """
+from __future__ import annotations
+
 import threading
 import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai import explain
-from coexist_ai.bots import make_bot
-from coexist_ai.match import as_failure
+from coexist_ai.bots import Bot, make_bot
+from coexist_ai.match import Record, as_failure
 from coexist_ai.play import gamefile
 from coexist_ai.play.compact import compact_screen, short_move
 from coexist_ai.play.console import Console
 from coexist_ai.play.moveinput import COMMANDS, interpret
 from coexist_ai.play.render import render_final, render_moves, render_position
 from coexist_ai.play.wrap import fold
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai.cards import CardSet
+    from coexist_ai.paths import StrPath
+    from coexist_ai.play.gamefile import TurnRun
 
 __all__ = ["Console", "PlaySession", "hint_text"]   # cli_play takes Console from here
 
@@ -51,8 +61,9 @@ SPINNER = "|/-\\"
 class PlaySession:
     """One game between a person (one seat) and bots (the other seats)."""
 
-    def __init__(self, card_set, record, console, save_path, hint_spec,
-                 file_records=(), index=None):
+    def __init__(self, card_set: CardSet, record: Record, console: Console,
+                 save_path: StrPath, hint_spec: str, file_records: Sequence[Record] = (),
+                 index: int | None = None) -> None:
         """record: a game with one "human" seat, its moves already made.
         It is saved at `index` among `file_records` (the other games of
         the save file, kept as they are); index None: appended."""
@@ -69,24 +80,24 @@ class PlaySession:
         self.index = len(self.records) if index is None else index
         self.names = gamefile.seat_names(record)
         self.state = gamefile.state_after(record, card_set)
-        self.forfeits = []
-        self.notes = []          # lines for the foot of the next screen
-        self.hint_bot = None
+        self.forfeits: list[dict[str, Any]] = []
+        self.notes: list[str] = []          # lines for the foot of the next screen
+        self.hint_bot: Bot | None = None
         self.bots = {seat: make_bot(entry["spec"], entry.get("seed"))
                      for seat, entry in enumerate(record["bots"]) if seat != self.human}
         self._reset_bots()
 
-    def _reset_bots(self):
+    def _reset_bots(self) -> None:
         for seat, bot in self.bots.items():
             bot.new_game(seat, self.state.num_players)
 
-    def close(self):
+    def close(self) -> None:
         for bot in list(self.bots.values()) + [self.hint_bot]:
             if bot is not None:
                 bot.close()
 
     # -- the game --------------------------------------------------------------
-    def run(self):
+    def run(self) -> int:
         """Play until the end or until the person leaves; returns 0."""
         try:
             return self._loop()
@@ -101,7 +112,7 @@ class PlaySession:
         finally:
             self.close()
 
-    def _loop(self):
+    def _loop(self) -> int:
         self._intro()
         while not self.state.is_over():
             seat = self.state.current_player
@@ -113,7 +124,7 @@ class PlaySession:
         self._finish()
         return 0
 
-    def _intro(self):
+    def _intro(self) -> None:
         r = self.record
         seat = self.human
         what = "continuing a saved game" if r["moves"] else "a new game"
@@ -129,7 +140,7 @@ class PlaySession:
         self.notes = [f"You are seat {seat} ({r['faunas'][seat]}); saved to "
                       f"{self.save_path}; type help for the commands."]
 
-    def _show(self, notes=()):
+    def _show(self, notes: Sequence[str] = ()) -> list[str]:
         """The compact screen, fitted to the terminal; the legal moves."""
         obs = self.state.observation(self.human)
         moves = obs.legal_moves()
@@ -141,7 +152,7 @@ class PlaySession:
                               + [m.split() for m in moves], sorted(set(COMMANDS) - {"?"}))
         return moves
 
-    def _say(self, text):
+    def _say(self, text: str) -> None:
         """A message under the prompt; the screen is drawn again, the
         message at its foot, when writing it would scroll the header away."""
         left = self.console.rows_left()
@@ -151,12 +162,12 @@ class PlaySession:
         else:
             self._show(notes=lines)
 
-    def _recent(self):
+    def _recent(self) -> list[TurnRun]:
         """The last turn of every seat (the current turn's moves so far
         included): [(seat, [move, ...], seconds)]."""
         return gamefile.turn_runs(self.record)[-self.state.num_players:]
 
-    def _human_decision(self):
+    def _human_decision(self) -> bool:
         """Ask the person until they move (True) or leave (False)."""
         self.save()
         notes, self.notes = self.notes, []
@@ -189,7 +200,7 @@ class PlaySession:
                     continue
                 self._command(answer.command, moves)
 
-    def _command(self, command, moves):
+    def _command(self, command: str, moves: Sequence[str]) -> None:
         if command == "board":
             self._show()
         elif command == "detail":
@@ -204,15 +215,15 @@ class PlaySession:
         elif command == "help":
             self.console.write(HELP)
 
-    def _recent_moves(self):
+    def _recent_moves(self) -> list[tuple[int, str]]:
         return [(seat, move) for seat, run, _ in self._recent() for move in run]
 
-    def _play(self, seat, action, seconds):
+    def _play(self, seat: int, action: int, seconds: float) -> None:
         self.record["moves"].append([seat, self.state.move_name(action)])
         self.record["times"].append(round(seconds, 6))
         self.state.apply(action)
 
-    def _bot_move(self, seat):
+    def _bot_move(self, seat: int) -> bool:
         """Let a bot move (True), or record its forfeit (False)."""
         bot = self.bots[seat]
         label = self.style.seat(seat, f"seat {seat} ({self.names[seat]})")
@@ -230,12 +241,12 @@ class PlaySession:
         self.console.write(f"{label}: {move}")
         return True
 
-    def _think(self, bot, obs, text):
+    def _think(self, bot: Bot, obs: Observation, text: str) -> tuple[int, float]:
         """bot.choose(obs) in a thread, with a spinner on a terminal;
         (action, seconds). The search runs without the GIL."""
-        result = {}
+        result: dict[str, Any] = {}
 
-        def work():
+        def work() -> None:
             try:
                 result["action"] = bot.choose(obs)
             except BaseException as e:  # handed to the main thread
@@ -257,14 +268,14 @@ class PlaySession:
             raise result["error"]
         return result["action"], time.perf_counter() - start
 
-    def _forfeit(self, seat, kind, reason):
+    def _forfeit(self, seat: int, kind: str, reason: str) -> bool:
         self.console.write(self.style.error(
             f"seat {seat} ({self.names[seat]}) forfeits: {kind}: {reason}"))
         self.forfeits = [{"seat": seat, "kind": kind, "reason": reason}]
         return False
 
     # -- commands -------------------------------------------------------------
-    def _undo(self):
+    def _undo(self) -> bool:
         moves = self.record["moves"]
         mine = [i for i, (seat, _) in enumerate(moves) if seat == self.human]
         if not mine:
@@ -279,7 +290,7 @@ class PlaySession:
         self.notes = [f"Undone: {', '.join(m for _, m in taken)}"]
         return True
 
-    def _hint(self):
+    def _hint(self) -> None:
         obs = self.state.observation(self.human)
         legal = obs.legal_actions()
         if len(legal) == 1:
@@ -299,17 +310,17 @@ class PlaySession:
                             self.hint_spec, seconds))
 
     # -- leaving and the end ---------------------------------------------------------
-    def save(self):
+    def save(self) -> None:
         gamefile.finish_record(self.record, self.state, self.forfeits)
         self.records = gamefile.save_game(self.save_path, self.records, self.index,
                                           self.record)
 
-    def _leave(self, why):
+    def _leave(self, why: str) -> None:
         self.save()
         self.console.write(f"{why}: the game is saved to {self.save_path}\n"
                            f"Continue it with: coexist-ai play --resume {self.save_path}")
 
-    def _finish(self):
+    def _finish(self) -> None:
         self.save()
         obs = self.state.observation(self.human)
         rec = self.record
@@ -323,7 +334,7 @@ class PlaySession:
         self.console.write(f"The record is in {self.save_path}; step through it with: "
                            f"coexist-ai replay {self.save_path}")
 
-    def _verdict(self, obs, lost):
+    def _verdict(self, obs: Observation, lost: set[int]) -> str:
         rec = self.record
         place, n = rec["ranks"][self.human], rec["players"]
         verdict = "You win!" if place == 1 and rec["ranks"].count(1) == 1 else (
@@ -335,11 +346,12 @@ class PlaySession:
         return verdict + (f" ({tie})" if tie else "")
 
 
-def ordinal(n):
+def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def hint_text(card_set, legal, action, info, spec, seconds):
+def hint_text(card_set: CardSet, legal: Sequence[int], action: int, info: Mapping[str, Any],
+              spec: str, seconds: float) -> str:
     """What the hint bot would play, with its estimated value and the
     search's best alternatives."""
     from coexist_ai.notation import action_to_move

@@ -9,7 +9,7 @@ from coexist_ai.errors import CoexistError
 
 
 @click.group()
-def main():
+def main() -> None:
     """The coexist protocol: serve a built-in bot, check an external one."""
 
 

@@ -10,48 +10,56 @@ time, quit. Recommended: an error reply to an undeclared option, a float
 option set with an integer, well-formed info, stop, leaving at end of
 input, an error reply to a line that is not JSON.
 """
+from __future__ import annotations
+
 import subprocess
 import time
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn
 
 from coexist_ai import _engine
 from coexist_ai.cards import resolve_card_set
-from coexist_ai.protocol.check_moves import MoveAsker
+from coexist_ai.errors import CoexistError
+from coexist_ai.protocol.check_moves import MoveAsker, MoveStats
 from coexist_ai.protocol.client import _payload
-from coexist_ai.protocol.connection import Connection, PeerFailure, check_reply
-from coexist_ai.protocol.messages import PROTOCOL_VERSION, check_option, newgame_command
+from coexist_ai.protocol.connection import Connection, Log, PeerFailure, check_reply
+from coexist_ai.protocol.messages import (PROTOCOL_VERSION, Message, check_option,
+                                          newgame_command)
 
 EXIT_WAIT = 2.0
 STOP_AFTER = 0.2    # share of the move time after which the stop check sends stop
 
 
-class CheckFailed(Exception):
+class CheckFailed(CoexistError):
     """Ends a group of checks; already reported."""
 
 
 class Checker:
-    def __init__(self, command, cwd=None, move_time=1.0, start_timeout=10.0,
-                 time_margin=0.5, ping_timeout=0.5, games=1, max_moves=0, players=2,
-                 seed=1, cards=None, echo=print, log=None):
+    def __init__(self, command: Iterable[str], cwd: str | None = None, move_time: float = 1.0,
+                 start_timeout: float = 10.0, time_margin: float = 0.5,
+                 ping_timeout: float = 0.5, games: int = 1, max_moves: int = 0,
+                 players: int = 2, seed: int = 1, cards: str | None = None,
+                 echo: Callable[[str], object] = print, log: Log | None = None) -> None:
         self.command, self.cwd = list(command), cwd
         self.move_time, self.start_timeout = move_time, start_timeout
         self.time_margin, self.ping_timeout = time_margin, ping_timeout
         self.games, self.max_moves, self.players, self.seed = games, max_moves, players, seed
         self.card_set = resolve_card_set(cards)
         self.echo, self.log = echo, log
-        self.results = []
-        self.conn = None
-        self.options = []
+        self.results: list[tuple[str, str, str]] = []    # (status, check, detail)
+        self.conn: Connection | None = None
+        self.options: list[dict[str, Any]] = []         # those the hello declared
 
     # -- reporting -----------------------------------------------------------------
-    def report(self, status, name, detail):
+    def report(self, status: str, name: str, detail: str) -> None:
         self.results.append((status, name, detail))
         self.echo(f"{status:<5} {name}: {detail}")
 
-    def fail(self, name, detail):
+    def fail(self, name: str, detail: str) -> NoReturn:
         self.report("FAIL", name, detail)
         raise CheckFailed(name)
 
-    def summary(self):
+    def summary(self) -> bool:
         failed = sum(1 for r in self.results if r[0] == "FAIL")
         warned = sum(1 for r in self.results if r[0] == "WARN")
         passed = sum(1 for r in self.results if r[0] == "PASS")
@@ -61,7 +69,7 @@ class Checker:
         return not failed
 
     # -- the checks -----------------------------------------------------------------
-    def run(self):
+    def run(self) -> bool:
         """Every check; True if none failed."""
         order = ["handshake", "ping", "unknown command", "options", "unknown option",
                  "integer for float", "games", "info", "ping while thinking", "stop", "quit"]
@@ -84,7 +92,13 @@ class Checker:
         self.check_bad_input()
         return self.summary()
 
-    def fresh_start(self):
+    @property
+    def live(self) -> Connection:
+        """The connection to the bot's process (fresh_start makes it)."""
+        assert self.conn is not None, "fresh_start() first"
+        return self.conn
+
+    def fresh_start(self) -> tuple[Message, float]:
         """A new process of the bot, its hello done: (reply, seconds)."""
         if self.conn:
             self.conn.kill()
@@ -95,7 +109,7 @@ class Checker:
         check_reply(hello, hello.get("id"), "hello", "hello")
         return hello, seconds
 
-    def start_and_handshake(self):
+    def start_and_handshake(self) -> None:
         name = "handshake"
         try:
             hello, seconds = self.fresh_start()
@@ -119,7 +133,7 @@ class Checker:
         self.report("PASS", name, f"{hello['name']!r} by {hello['author']!r}, protocol "
                     f"{PROTOCOL_VERSION}, options: {names} ({seconds:.3f} s)")
 
-    def check_ping(self):
+    def check_ping(self) -> None:
         try:
             reply, seconds = self.exchange({"type": "ping"}, self.ping_timeout, "ping", "stall")
             check_reply(reply, reply.get("id"), "pong", "ping")
@@ -127,7 +141,7 @@ class Checker:
             self.fail("ping", self._with_stderr(e.message))
         self.report("PASS", "ping", f"pong in {seconds:.3f} s")
 
-    def check_unknown_command(self):
+    def check_unknown_command(self) -> None:
         try:
             reply, _ = self.exchange({"type": "no-such-command"}, self.ping_timeout,
                                      "an unknown command", "stall")
@@ -137,7 +151,7 @@ class Checker:
             self.fail("unknown command", f"expected an error reply, got {reply['type']!r}")
         self.report("PASS", "unknown command", f"error reply: {str(reply.get('message'))[:80]!r}")
 
-    def check_options(self):
+    def check_options(self) -> None:
         try:
             for option in self.options:
                 self.set_option(option["name"], option["default"], "ok")
@@ -153,7 +167,7 @@ class Checker:
                         f"declare: {undeclared['type']!r}, expected an error reply")
         self.check_integer_for_float()
 
-    def check_integer_for_float(self):
+    def check_integer_for_float(self) -> None:
         """JSON has one kind of number, and some frontends write 2.0 as 2."""
         name = "integer for float"
         whole = [o for o in self.options if o["type"] == "float"
@@ -171,15 +185,15 @@ class Checker:
         self.report("PASS", name, f"{', '.join(o['name'] for o in whole)} accepted "
                     "whole numbers")
 
-    def set_option(self, name, value, expect=None):
+    def set_option(self, name: str, value: object, expect: str | None = None) -> Message:
         reply, _ = self.exchange({"type": "setoption", "name": name, "value": value},
                                  self.start_timeout, f"setoption {name}={value!r}", "stall")
         if expect:
             check_reply(reply, reply.get("id"), expect, f"setoption {name}={value!r}")
         return reply
 
-    def check_games(self):
-        asker = MoveAsker(self.conn, self.move_time, self.time_margin, self.ping_timeout)
+    def check_games(self) -> None:
+        asker = MoveAsker(self.live, self.move_time, self.time_margin, self.ping_timeout)
         stats = asker.stats
         for game in range(self.games):
             seat = game % self.players
@@ -196,11 +210,11 @@ class Checker:
         self.report_thinking(stats)
         self.check_stop(asker)
 
-    def new_game(self, seat, seed):
+    def new_game(self, seat: int, seed: int) -> None:
         self.exchange_expect(newgame_command(seat, self.players, seed, _payload(self.card_set)),
                              self.start_timeout, "newgame", "stall", "ok")
 
-    def report_thinking(self, stats):
+    def report_thinking(self, stats: MoveStats) -> None:
         if stats.info_problem:
             self.report("WARN", "info", stats.info_problem)
         elif stats.infos:
@@ -216,7 +230,7 @@ class Checker:
         else:
             self.report("PASS", "ping while thinking", stats.ping_summary(self.ping_timeout))
 
-    def check_stop(self, asker):
+    def check_stop(self, asker: MoveAsker) -> None:
         """Recommended: a stop makes the bot move at once."""
         state = _engine.State.new(self.card_set, players=self.players, seed=self.seed)
         try:
@@ -234,11 +248,11 @@ class Checker:
         else:
             self.report("PASS", "stop", f"moved {after_stop:.3f} s after stop")
 
-    def check_quit(self):
+    def check_quit(self) -> None:
         start = time.monotonic()
         try:
-            self.conn.send({"type": "quit"}, start + self.ping_timeout)
-            code = self.conn.proc.wait(EXIT_WAIT)
+            self.live.send({"type": "quit"}, start + self.ping_timeout)
+            code = self.live.wait(EXIT_WAIT)
         except PeerFailure as e:
             self.fail("quit", e.message)
         except subprocess.TimeoutExpired:
@@ -247,12 +261,12 @@ class Checker:
         self.report(status, "quit", f"exited with code {code} after "
                     f"{time.monotonic() - start:.3f} s")
 
-    def check_end_of_input(self):
+    def check_end_of_input(self) -> None:
         try:
             self.fresh_start()
             start = time.monotonic()
-            self.conn.close_input()
-            code = self.conn.proc.wait(EXIT_WAIT)
+            self.live.close_input()
+            code = self.live.wait(EXIT_WAIT)
             self.report("PASS" if code == 0 else "WARN", "end of input",
                         f"exited with code {code} after {time.monotonic() - start:.3f} s")
         except subprocess.TimeoutExpired:
@@ -261,14 +275,14 @@ class Checker:
         except PeerFailure as e:
             self.report("WARN", "end of input", f"not checked: {self._with_stderr(e.message)}")
         finally:
-            self.conn.kill()
+            self.live.kill()
 
-    def check_bad_input(self):
+    def check_bad_input(self) -> None:
         try:
             self.fresh_start()
             deadline = time.monotonic() + self.ping_timeout
-            self.conn.send_raw(b"this line is not JSON\n", deadline)
-            reply = self.conn.receive(deadline, "a line that is not JSON", "stall")
+            self.live.send_raw(b"this line is not JSON\n", deadline)
+            reply = self.live.receive(deadline, "a line that is not JSON", "stall")
             if reply["type"] != "error":
                 raise PeerFailure("illegal", f"answered with {reply['type']!r}")
             reply, _ = self.exchange({"type": "ping"}, self.ping_timeout, "ping", "stall")
@@ -279,17 +293,18 @@ class Checker:
             self.report("WARN", "bad input", "a line that is not JSON should get an "
                         f"error reply and the bot carry on: {self._with_stderr(e.message)}")
         finally:
-            self.conn.kill()
+            self.live.kill()
 
     # -- helpers ---------------------------------------------------------------------
-    def exchange(self, message, timeout, what, timeout_kind):
+    def exchange(self, message: Message, timeout: float, what: str,
+                 timeout_kind: str) -> tuple[Message, float]:
         """Send with a fresh id; the reply with that id, whatever its type."""
-        message = dict(message, id=self.conn.new_id())
+        message = dict(message, id=self.live.new_id())
         start = time.monotonic()
         deadline = start + timeout
-        self.conn.send(message, deadline, timeout_kind)
+        self.live.send(message, deadline, timeout_kind)
         while True:
-            reply = self.conn.receive(deadline, what, timeout_kind, timeout)
+            reply = self.live.receive(deadline, what, timeout_kind, timeout)
             if reply["type"] == "info":
                 continue
             if reply.get("id") != message["id"]:
@@ -297,16 +312,18 @@ class Checker:
                                   f"bot sent {reply['type']!r} with id {reply.get('id')!r}")
             return reply, time.monotonic() - start
 
-    def exchange_expect(self, message, timeout, what, timeout_kind, expect):
+    def exchange_expect(self, message: Message, timeout: float, what: str, timeout_kind: str,
+                        expect: str) -> tuple[Message, float]:
         reply, seconds = self.exchange(message, timeout, what, timeout_kind)
         check_reply(reply, reply.get("id"), expect, what)
         return reply, seconds
 
-    def _with_stderr(self, message):
+    def _with_stderr(self, message: str) -> str:
         tail = self.conn.stderr_tail(300) if self.conn else ""
         return message + (f"; stderr: {tail}" if tail else "")
 
 
-def check_bot(command, echo=print, **settings):
+def check_bot(command: Iterable[str], echo: Callable[[str], object] = print,
+              **settings: Any) -> bool:
     """Run every check on `command`; True if it passed."""
     return Checker(command, echo=echo, **settings).run()

@@ -14,9 +14,12 @@ and every way it can fail becomes a BotFailure that forfeits the game:
 
 The process is then killed; the next game starts a fresh one.
 """
+from __future__ import annotations
+
 import functools
 import json
 import shlex
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai.bots.base import Bot
 from coexist_ai.errors import CoexistError
@@ -24,7 +27,11 @@ from coexist_ai.match import BotFailure
 from coexist_ai.protocol.connection import Connection, PeerFailure
 from coexist_ai.protocol.messages import (PROTOCOL_VERSION, card_set_payload, move_command,
                                           newgame_command)
-from coexist_ai.protocol.specs import typed_option
+from coexist_ai.protocol.specs import Params, typed_option
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai.cards import CardSet
 
 QUIT_GRACE = 0.5
 
@@ -34,17 +41,17 @@ class ExternalBot(Bot):
 
     name = "external"
 
-    def __init__(self, spec, params):
+    def __init__(self, spec: str, params: Params) -> None:
         super().__init__(spec, params)
-        self.conn = None
-        self.identity = {}          # name, author, options from its hello
-        self._game = None
+        self.conn: Connection | None = None
+        self.identity: dict[str, Any] = {}    # name, author, options from its hello
+        self._game: tuple[int, int] | None = None   # (seat, players) of the next game
         self._announced = False
 
-    def new_game(self, seat, num_players):
+    def new_game(self, seat: int, num_players: int) -> None:
         self._game, self._announced = (seat, num_players), False
 
-    def choose(self, observation):
+    def choose(self, observation: Observation) -> int:
         try:
             if self.conn is None:
                 self._start()
@@ -56,7 +63,7 @@ class ExternalBot(Bot):
             self.close(grace=0)
             raise BotFailure(failure.kind, detail) from None
 
-    def close(self, grace=QUIT_GRACE):
+    def close(self, grace: float = QUIT_GRACE) -> None:
         if self.conn is not None:
             if grace:
                 self.conn.quit(grace)
@@ -65,13 +72,13 @@ class ExternalBot(Bot):
             self.conn = None
 
     # -- the conversation ----------------------------------------------------------
-    def _start(self):
+    def _start(self) -> None:
         p = self.params
-        self.conn = Connection(p["command"], p["cwd"])
+        self.conn = conn = Connection(p["command"], p["cwd"])
         self._announced = False
-        self.conn.start()
-        hello, _ = self.conn.request({"type": "hello", "protocol": PROTOCOL_VERSION},
-                                     p["start_timeout"], "hello", "stall", "hello")
+        conn.start()
+        hello, _ = conn.request({"type": "hello", "protocol": PROTOCOL_VERSION},
+                                p["start_timeout"], "hello", "stall", "hello")
         if hello.get("protocol") != PROTOCOL_VERSION:
             raise PeerFailure("illegal", f"the bot speaks protocol {hello.get('protocol')!r}; "
                               f"this frontend speaks {PROTOCOL_VERSION}")
@@ -81,23 +88,23 @@ class ExternalBot(Bot):
                     if isinstance(o, dict)}
         for name, value in p["options"].items():
             value = typed_option(value, declared.get(name))
-            self.conn.request({"type": "setoption", "name": name, "value": value},
-                              p["start_timeout"], f"setoption {name}={value!r}", "stall", "ok")
+            conn.request({"type": "setoption", "name": name, "value": value},
+                         p["start_timeout"], f"setoption {name}={value!r}", "stall", "ok")
 
-    def _announce(self, observation):
+    def _announce(self, observation: Observation) -> None:
         seat, players = self._game or (observation.viewer, observation.num_players)
-        self.conn.request(newgame_command(seat, players, self.params["seed"],
-                                          _payload(observation.card_set)),
-                          self.params["start_timeout"], "newgame", "stall", "ok")
+        self._conn().request(newgame_command(seat, players, self.params["seed"],
+                                             _payload(observation.card_set)),
+                             self.params["start_timeout"], "newgame", "stall", "ok")
         self._announced = True
 
-    def _ask(self, observation):
+    def _ask(self, observation: Observation) -> int:
         p = self.params
         request = move_command(observation, p["move_time"], p["time_margin"])
         legal = request["legal"]
         what = f"the move request ({p['move_time']:g} s + {p['time_margin']:g} s margin)"
-        reply, seconds = self.conn.request(request, p["move_time"] + p["time_margin"],
-                                           what, "time", "move")
+        reply, seconds = self._conn().request(request, p["move_time"] + p["time_margin"],
+                                              what, "time", "move")
         text = reply.get("move")
         if not isinstance(text, str):
             raise PeerFailure("illegal", f"move reply without a \"move\" string: "
@@ -113,7 +120,11 @@ class ExternalBot(Bot):
         self.info["seconds"] = seconds
         return action
 
-    def _detail(self, message):
+    def _conn(self) -> Connection:
+        assert self.conn is not None, "choose() starts the bot first"
+        return self.conn
+
+    def _detail(self, message: str) -> str:
         command = " ".join(shlex.quote(part) for part in self.params["command"])
         name, author = self.identity.get("name"), self.identity.get("author")
         who = f"{name!r} by {author!r}: " if isinstance(name, str) and name else ""
@@ -125,5 +136,5 @@ class ExternalBot(Bot):
 
 
 @functools.lru_cache(maxsize=8)
-def _payload(card_set):
+def _payload(card_set: CardSet) -> dict[str, Any]:
     return card_set_payload(card_set)

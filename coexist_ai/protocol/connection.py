@@ -11,6 +11,8 @@ running or open after `kill`, and a bot that writes without end neither
 blocks the frontend nor fills its memory (lines longer than `max_line` are
 skipped, only the tail of stderr is kept).
 """
+from __future__ import annotations
+
 import collections
 import os
 import select
@@ -19,8 +21,11 @@ import subprocess
 import sys
 import time
 import weakref
+from collections.abc import Callable, Iterable
+from typing import IO
 
-from coexist_ai.protocol.messages import (MAX_REPLY_LINE, ProtocolError, decode,
+from coexist_ai.errors import CoexistError
+from coexist_ai.protocol.messages import (MAX_REPLY_LINE, Message, ProtocolError, decode,
                                           encode, shorten)
 
 STDERR_KEEP = 16 * 1024     # bytes of stderr kept
@@ -31,14 +36,16 @@ LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py
 USE_LAUNCHER = sys.platform.startswith("linux")
 LAUNCHER_EXIT = 5.0         # seconds for the launcher to kill the bot's processes
 
+Log = Callable[[str, str], object]     # log(direction, text): '>' sent, '<' received
 
-class PeerFailure(Exception):
+
+class PeerFailure(CoexistError):
     """The bot did not do what the protocol asks; `kind` is a BotFailure
     kind: crash (not started, exited, closed its output), stall (no reply
     in time outside a move), time (no move in time), illegal (a reply the
     protocol does not allow)."""
 
-    def __init__(self, kind, message):
+    def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind, self.message = kind, message
 
@@ -46,21 +53,23 @@ class PeerFailure(Exception):
 class Connection:
     """One run of a bot's command. Not thread-safe: one caller at a time."""
 
-    def __init__(self, command, cwd=None, max_line=MAX_REPLY_LINE, log=None):
+    def __init__(self, command: Iterable[str], cwd: str | None = None,
+                 max_line: int = MAX_REPLY_LINE, log: Log | None = None) -> None:
         self.command, self.cwd, self.max_line = list(command), cwd, max_line
-        self.log = log              # log(direction, text): '>' sent, '<' received
-        self.proc = None
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
         self.next_id = 1
-        self._events = collections.deque()   # ("line", bytes) | ("long", None)
+        # ("line", bytes) | ("long", None)
+        self._events: collections.deque[tuple[str, bytes | None]] = collections.deque()
         self._line = bytearray()             # the line being read
         self._skipping = False               # ...is too long: dropped to its end
         self._stderr = bytearray()
-        self._open = set()                   # "out", "err": pipes not yet at their end
+        self._open: set[str] = set()         # "out", "err": pipes not yet at their end
         self._killed = False
-        self._finalizer = None
+        self._finalizer: weakref.finalize[[subprocess.Popen[bytes]], Connection] | None = None
 
     # -- the process -------------------------------------------------------------
-    def start(self):
+    def start(self) -> None:
         argv = self.command
         if USE_LAUNCHER:
             argv = [sys.executable, "-I", "-S", LAUNCHER, str(os.getpid()), *argv]
@@ -71,31 +80,45 @@ class Connection:
         except (OSError, ValueError) as e:
             raise PeerFailure("crash", f"cannot start {self.command!r}"
                               f"{f' in {self.cwd!r}' if self.cwd else ''}: {e}") from None
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for pipe in self._pipes():
             os.set_blocking(pipe.fileno(), False)
         self._open = {"out", "err"}
         # a bot nobody closed must not outlive us
         self._finalizer = weakref.finalize(self, _end_process, self.proc)
 
-    def is_alive(self):
+    def _started(self) -> subprocess.Popen[bytes]:
+        if self.proc is None:
+            raise RuntimeError("the bot is not started: call start() first")
+        return self.proc
+
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+        """The started bot's stdin, stdout and stderr."""
+        proc = self._started()
+        stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+        assert stdin is not None and stdout is not None and stderr is not None, \
+            "start() opens all three"
+        return stdin, stdout, stderr
+
+    def is_alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def kill(self):
+    def kill(self) -> None:
         """Kill the bot and everything it started, close every pipe;
         idempotent."""
         if self.proc is None or self._killed:
             return
         self._killed = True
-        self._finalizer.detach()
+        if self._finalizer:
+            self._finalizer.detach()
         _end_process(self.proc)
         self._open.clear()
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+        for pipe in self._pipes():
             try:
                 pipe.close()
             except OSError:
                 pass
 
-    def quit(self, grace=0.5):
+    def quit(self, grace: float = 0.5) -> int | None:
         """Ask the bot to quit, give it `grace` seconds, then kill it.
         Returns its exit code if it left by itself, else None."""
         if self.proc is None:
@@ -115,17 +138,22 @@ class Connection:
         self.kill()
         return code
 
-    def close_input(self):
+    def wait(self, timeout: float) -> int:
+        """The bot's exit code once it ends (subprocess.TimeoutExpired if it
+        has not within `timeout` seconds)."""
+        return self._started().wait(timeout)
+
+    def close_input(self) -> None:
         """Close the bot's stdin: end of input."""
         try:
-            self.proc.stdin.close()
+            self._pipes()[0].close()
         except OSError:
             pass
 
-    def exit_status(self, wait=0.5):
+    def exit_status(self, wait: float = 0.5) -> str:
         """How the process ended (for failure messages)."""
         try:
-            code = self.proc.wait(wait)
+            code = self._started().wait(wait)
         except subprocess.TimeoutExpired:
             return "closed its output but is still running"
         if code < 0:
@@ -135,7 +163,7 @@ class Connection:
                 return f"was killed by signal {-code}"
         return f"exited with code {code}"
 
-    def stderr_tail(self, limit=STDERR_SHOWN):
+    def stderr_tail(self, limit: int = STDERR_SHOWN) -> str:
         """The last `limit` characters the bot wrote to stderr (of a bot
         that has exited, everything it left in the pipe is read first)."""
         if self.proc is not None and not self._killed:
@@ -148,21 +176,22 @@ class Connection:
         return bytes(self._stderr[-limit:]).decode("utf-8", "replace").strip()
 
     # -- messages ----------------------------------------------------------------
-    def new_id(self):
+    def new_id(self) -> int:
         self.next_id += 1
         return self.next_id - 1
 
-    def send(self, message, deadline, timeout_kind="stall"):
+    def send(self, message: Message, deadline: float, timeout_kind: str = "stall") -> None:
         """Write one message; PeerFailure if the bot is gone (crash) or does
         not read its input before the deadline (`timeout_kind`)."""
         self.send_raw(encode(message), deadline, timeout_kind)
 
-    def send_raw(self, data, deadline, timeout_kind="stall"):
+    def send_raw(self, data: bytes, deadline: float, timeout_kind: str = "stall") -> None:
         if self.log:
             self.log(">", data.decode("utf-8", "replace").rstrip("\n"))
-        if self.proc.stdin.closed:
+        stdin = self._pipes()[0]
+        if stdin.closed:
             raise PeerFailure("crash", "the bot's input is closed")
-        fd = self.proc.stdin.fileno()
+        fd = stdin.fileno()
         view = memoryview(data)
         while view:
             try:
@@ -181,7 +210,8 @@ class Connection:
             # the bot may be blocked writing to us: read while waiting for room
             self._pump(min(remaining, 0.05), write_fd=fd)
 
-    def receive(self, deadline, what, timeout_kind, allowed=None):
+    def receive(self, deadline: float, what: str, timeout_kind: str,
+                allowed: float | None = None) -> Message:
         """The next message the bot writes (blank lines skipped).
         PeerFailure: `timeout_kind` if none comes before the deadline, crash
         on end of output, illegal for a line that is not a message."""
@@ -191,7 +221,7 @@ class Connection:
             raise PeerFailure(timeout_kind, f"no reply to {what}{within}")
         return message
 
-    def next_message(self, deadline, what):
+    def next_message(self, deadline: float, what: str) -> Message | None:
         """Like `receive`, but None if nothing comes before the deadline."""
         while True:
             while not self._events and "out" in self._open:
@@ -206,6 +236,7 @@ class Connection:
             if event == "long":
                 raise PeerFailure("illegal", f"the bot wrote a line longer than "
                                   f"{self.max_line} bytes (in reply to {what})")
+            assert payload is not None, "a line event carries its line"
             text = payload.decode("utf-8", "replace")
             if self.log:
                 self.log("<", text)
@@ -216,7 +247,8 @@ class Connection:
             except ProtocolError as e:
                 raise PeerFailure("illegal", f"unreadable reply to {what}: {e}") from None
 
-    def request(self, message, timeout, what, timeout_kind, expect):
+    def request(self, message: Message, timeout: float, what: str, timeout_kind: str,
+                expect: str) -> tuple[Message, float]:
         """Send `message` with a fresh id and return (reply, seconds) for the
         reply of type `expect` carrying that id; "info" lines are skipped."""
         message = dict(message, id=self.new_id())
@@ -231,15 +263,16 @@ class Connection:
             return reply, time.monotonic() - start
 
     # -- reading the bot's output ------------------------------------------------
-    def _pump(self, timeout, write_fd=None):
+    def _pump(self, timeout: float, write_fd: int | None = None) -> None:
         """Wait up to `timeout` seconds for output (or, with `write_fd`, room
         to write there) and read what has come. Stdout is not read while
         READ_AHEAD lines wait for the caller, so memory stays bounded."""
-        watched = {}
+        watched: dict[int, tuple[str, Callable[[int, str], None]]] = {}
+        _, stdout, stderr = self._pipes()
         if "out" in self._open and len(self._events) < READ_AHEAD:
-            watched[self.proc.stdout.fileno()] = ("out", self._read_stdout)
+            watched[stdout.fileno()] = ("out", self._read_stdout)
         if "err" in self._open:
-            watched[self.proc.stderr.fileno()] = ("err", self._read_stderr)
+            watched[stderr.fileno()] = ("err", self._read_stderr)
         poller = select.poll()
         for fd in watched:
             poller.register(fd, select.POLLIN)
@@ -250,7 +283,7 @@ class Connection:
                 name, read = watched[fd]
                 read(fd, name)
 
-    def _read_chunk(self, fd, name):
+    def _read_chunk(self, fd: int, name: str) -> bytes | None:
         """A chunk of what the bot wrote on `fd`; b"" at its end (the pipe
         is then no longer watched), None if nothing is there yet."""
         try:
@@ -263,7 +296,7 @@ class Connection:
             self._open.discard(name)
         return chunk
 
-    def _read_stdout(self, fd, name):
+    def _read_stdout(self, fd: int, name: str) -> None:
         chunk = self._read_chunk(fd, name)
         if chunk is None:
             return
@@ -288,7 +321,7 @@ class Connection:
                 self._line.clear()
                 self._skipping = False
 
-    def _read_stderr(self, fd, name):
+    def _read_stderr(self, fd: int, name: str) -> None:
         chunk = self._read_chunk(fd, name)
         if chunk:
             self._stderr += chunk
@@ -296,7 +329,7 @@ class Connection:
                 del self._stderr[:-STDERR_KEEP]
 
 
-def check_reply(reply, expected_id, expect, what):
+def check_reply(reply: Message, expected_id: object, expect: str, what: str) -> None:
     """PeerFailure (illegal) unless `reply` is the `expect` reply to the
     request `expected_id`."""
     if reply.get("id") != expected_id:
@@ -310,7 +343,7 @@ def check_reply(reply, expected_id, expect, what):
                           f"{reply['type']!r}, expected {expect!r}")
 
 
-def _end_process(proc):
+def _end_process(proc: subprocess.Popen[bytes]) -> None:
     """Kill the bot and everything it started, and reap the process."""
     if USE_LAUNCHER:
         # the launcher kills every descendant of the bot, then exits

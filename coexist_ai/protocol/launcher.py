@@ -37,13 +37,13 @@ PARENT_POLL = 0.5        # seconds between checks that the frontend still lives
 CANNOT_START = 127       # the shell's code for a command that cannot run
 
 
-def prctl(option, value):
+def prctl(option: int, value: int) -> None:
     """Best effort: where prctl is refused, the launcher still kills every
     descendant it can see (all but those adopted by init)."""
     ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
 
 
-def main(argv):
+def main(argv: list[str]) -> int | None:
     """Run the bot to its end; returns its wait status (None if it did
     not end by itself)."""
     frontend, command = int(argv[1]), argv[2:]
@@ -61,7 +61,7 @@ def main(argv):
     return status
 
 
-def run_bot(command):
+def run_bot(command: list[str]) -> None:
     """In the forked child: become the bot (never returns)."""
     launcher = os.getppid()
     try:
@@ -78,7 +78,7 @@ def run_bot(command):
     os._exit(CANNOT_START)
 
 
-def keep_no_pipe():
+def keep_no_pipe() -> None:
     """Let go of the frontend's pipes: when the bot and its children are
     gone, the frontend must see the end of their output at once."""
     null = os.open(os.devnull, os.O_RDWR)
@@ -87,7 +87,7 @@ def keep_no_pipe():
     os.close(null)
 
 
-def wait_for_end(bot, frontend):
+def wait_for_end(bot: int, frontend: int) -> int | None:
     """Wait until the bot exits, SIGTERM comes or the frontend is gone;
     the exit status to leave with (None: the bot did not end by itself)."""
     while True:
@@ -101,7 +101,7 @@ def wait_for_end(bot, frontend):
             return status
 
 
-def reap(bot):
+def reap(bot: int) -> int | None:
     """Reap every child that has exited (orphans we adopted too, so that
     none stays a zombie until the game ends); the bot's wait status if it
     was among them."""
@@ -116,7 +116,7 @@ def reap(bot):
             return status
 
 
-def kill_descendants():
+def kill_descendants() -> None:
     """SIGKILL every descendant until none is left. A process forked while
     this runs is adopted by us when its parent dies, so the next pass sees
     it; a SIGKILLed process forks no more, so the passes end."""
@@ -135,9 +135,9 @@ def kill_descendants():
         time.sleep(0.002)
 
 
-def descendants(root):
+def descendants(root: int) -> list[int]:
     """Every process below `root` in /proc's parent links."""
-    children = {}
+    children: dict[int, list[int]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -147,7 +147,8 @@ def descendants(root):
         except (OSError, ValueError, IndexError):
             continue                  # gone meanwhile
         children.setdefault(parent, []).append(int(name))
-    found, todo = [], [root]
+    found: list[int] = []
+    todo = [root]
     while todo:
         for child in children.get(todo.pop(), ()):
             found.append(child)
@@ -155,7 +156,7 @@ def descendants(root):
     return found
 
 
-def leave(status):
+def leave(status: int | None) -> None:
     """Exit the way the bot did: its exit code, or death by its signal."""
     if status is None:
         sys.exit(0)

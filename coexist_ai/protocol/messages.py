@@ -5,9 +5,18 @@ whose first key is "type" and, when it has one, whose second key is "id".
 Frontends keep to that order so that a bot without a JSON library can read
 `type` and `id` with a pattern (docs/protocol.md).
 """
+from __future__ import annotations
+
 import json
+from typing import TYPE_CHECKING, Any
 
 from coexist_ai.errors import CoexistError
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai.cards import CardSet
+
+Message = dict[str, Any]     # one line of the protocol, decoded
 
 PROTOCOL_VERSION = 1
 
@@ -28,9 +37,9 @@ class ProtocolError(CoexistError):
     """A line that is not a message of the protocol."""
 
 
-def encode(message):
+def encode(message: Message) -> bytes:
     """The line (bytes, newline included) of a message dict."""
-    ordered = {"type": message["type"]}
+    ordered: Message = {"type": message["type"]}
     if "id" in message:
         ordered["id"] = message["id"]
     ordered.update((k, v) for k, v in message.items() if k not in ("type", "id"))
@@ -38,16 +47,18 @@ def encode(message):
             + "\n").encode("ascii")
 
 
-def decode(line):
+def decode(line: bytes | str) -> Message:
     """The message dict of one line (bytes or str); ProtocolError if the
     line is not a JSON object with a string "type"."""
     if isinstance(line, bytes):
         try:
-            line = line.decode("utf-8")
+            text = line.decode("utf-8")
         except UnicodeDecodeError as e:
             shown = shorten(line.rstrip(b"\r\n"))
             raise ProtocolError(f"{shown}: not UTF-8 ({e.reason})") from None
-    line = line.rstrip("\r\n")
+    else:
+        text = line
+    line = text.rstrip("\r\n")
     try:
         message = json.loads(line)
     except (ValueError, RecursionError) as e:
@@ -61,21 +72,22 @@ def decode(line):
     return message
 
 
-def shorten(text, limit=120):
+def shorten(text: str | bytes, limit: int = 120) -> str:
     """repr() of text, cut to `limit` characters for messages."""
     if len(text) > limit:
         return repr(text[:limit]) + f"... ({len(text)} characters)"
     return repr(text)
 
 
-def error_reply(message_id, text):
-    reply = {"type": "error", "message": text}
+def error_reply(message_id: object, text: str) -> Message:
+    reply: Message = {"type": "error", "message": text}
     if message_id is not None:
         reply["id"] = message_id
     return reply
 
 
-def newgame_command(seat, players, seed, card_set_json):
+def newgame_command(seat: int, players: int, seed: int,
+                    card_set_json: dict[str, Any]) -> Message:
     """A newgame command. The seed goes twice: as a number, and exactly as
     a decimal string for readers whose numbers are doubles (JavaScript's
     JSON.parse rounds integers above 2**53 without a word)."""
@@ -83,7 +95,7 @@ def newgame_command(seat, players, seed, card_set_json):
             "seed_string": str(seed), "card_set": card_set_json}
 
 
-def move_command(observation, seconds, margin):
+def move_command(observation: Observation, seconds: float, margin: float) -> Message:
     """A move request for `observation` (an Observation): its JSON, the
     legal moves in engine order, the time for the decision and the
     lateness the frontend tolerates beyond it."""
@@ -91,15 +103,15 @@ def move_command(observation, seconds, margin):
             "legal": observation.legal_moves(), "time": seconds, "time_margin": margin}
 
 
-def card_set_payload(card_set):
+def card_set_payload(card_set: CardSet) -> dict[str, Any]:
     """A card set as newgame carries it: its validated content, every card
     with every field, and the sha256 that names it in observations."""
-    data = json.loads(card_set.canonical_json())
+    data: dict[str, Any] = json.loads(card_set.canonical_json())
     data["sha256"] = card_set.sha256
     return data
 
 
-def card_set_from_payload(payload):
+def card_set_from_payload(payload: object) -> CardSet:
     """The CardSet a newgame carried; CoexistError if it is not one."""
     from coexist_ai.cards import card_set_from_data
     if not isinstance(payload, dict):
@@ -113,7 +125,7 @@ def card_set_from_payload(payload):
     return card_set
 
 
-def check_option(option):
+def check_option(option: object) -> str | None:
     """A problem with one option of a hello reply, or None."""
     if not isinstance(option, dict):
         return f"{option!r} is not an object"

@@ -8,17 +8,26 @@ unknown command or an impossible request gets an error reply and the engine
 reads on. `quit` leaves at once; end of input leaves once a move being
 computed has been sent.
 """
+from __future__ import annotations
+
 import json
 import re
 import threading
+from collections.abc import Iterable
+from typing import IO, TYPE_CHECKING, Any, TypeGuard
 
 from coexist_ai.bots.spec import BOT_TYPES, canonical_spec, make_bot, parse_spec
 from coexist_ai.bots.spec import BotSpecError
-from coexist_ai.cards import default_card_set
+from coexist_ai.cards import PACKAGED_NAMES, packaged_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.protocol.messages import (COMMANDS, MAX_COMMAND_LINE, PROTOCOL_VERSION,
                                           ProtocolError, card_set_from_payload, decode,
-                                          encode, error_reply)
+                                          Message, encode, error_reply)
+
+if TYPE_CHECKING:
+    from coexist_ai._engine import Observation
+    from coexist_ai.bots.base import Bot
+    from coexist_ai.cards import CardSet
 
 AUTHOR = "coexist-ai"
 SENT_CARD_SETS = 16     # card sets from newgame kept (the most recent): memory stays bounded
@@ -30,7 +39,7 @@ class Engine:
     """The served bot and the game it is in; `run` reads commands until
     quit or end of input."""
 
-    def __init__(self, spec, output, card_sets=()):
+    def __init__(self, spec: str, output: IO[bytes], card_sets: Iterable[CardSet] = ()) -> None:
         name, params = parse_spec(spec)
         if name not in BOT_TYPES:
             raise BotSpecError(f"serve runs a built-in bot; {spec!r} is an external "
@@ -38,16 +47,17 @@ class Engine:
         self.kind, self.params = name, params
         self.output = output            # binary, line by line
         self.lock = threading.Lock()    # one writer at a time
-        self.card_sets = {cs.sha256: cs for cs in (default_card_set(), *card_sets)}
-        self.sent_card_sets = {}        # sha256 -> CardSet from newgame, oldest first
+        packaged = map(packaged_card_set, PACKAGED_NAMES)
+        self.card_sets = {cs.sha256: cs for cs in (*packaged, *card_sets)}
+        self.sent_card_sets: dict[str, CardSet] = {}   # from newgame, by sha256, oldest first
         self.bot = self._make_bot()
-        self.worker = None
+        self.worker: threading.Thread | None = None
         self.busy = False               # a move is being computed...
-        self.thinking_on = None         # ...for the request with this id
-        self.game = None
+        self.thinking_on: object = None   # ...for the request with this id
+        self.game: tuple[int, int] | None = None   # (seat, players)
 
     # -- the loop --------------------------------------------------------------------
-    def run(self, stream):
+    def run(self, stream: IO[bytes]) -> bool:
         """Handle every line of `stream` (binary); returns on quit (True)
         or at end of input (False, after the pending move is sent)."""
         while True:
@@ -65,7 +75,7 @@ class Engine:
             if self.handle(line) == "quit":
                 return True
 
-    def handle(self, line):
+    def handle(self, line: bytes) -> str | None:
         try:
             message = decode(line)
         except ProtocolError as e:
@@ -90,7 +100,7 @@ class Engine:
                                               "answered"))
             return None
         try:
-            reply = getattr(self, "on_" + kind)(message)
+            reply: Message | None = getattr(self, "on_" + kind)(message)
         except CoexistError as e:
             reply = error_reply(message_id, f"{kind}: {e}")
         except Exception as e:   # a request nobody foresaw: refuse it, read on
@@ -102,7 +112,7 @@ class Engine:
             self.send(reply)
         return None
 
-    def send(self, message, done_thinking=False):
+    def send(self, message: Message, done_thinking: bool = False) -> None:
         data = encode(message)
         with self.lock:
             if done_thinking:       # under the lock: nothing overtakes the move
@@ -113,20 +123,20 @@ class Engine:
             except (BrokenPipeError, ValueError, OSError):
                 pass        # the frontend is gone: end of input will follow
 
-    def wait(self):
+    def wait(self) -> None:
         if self.worker is not None:
             self.worker.join()
 
     # -- commands ----------------------------------------------------------------------
-    def on_hello(self, message):
+    def on_hello(self, message: Message) -> Message:
         return {"type": "hello", "protocol": PROTOCOL_VERSION,
                 "name": f"coexist-ai {self.kind}", "author": AUTHOR,
                 "options": self.options()}
 
-    def options(self):
+    def options(self) -> list[dict[str, Any]]:
         out = []
         for p in BOT_TYPES[self.kind][2]:
-            option = {"name": p.name, "type": TYPE_NAMES[p.kind],
+            option: dict[str, Any] = {"name": p.name, "type": TYPE_NAMES[p.kind],
                       "default": self.params[p.name], "help": p.help}
             if p.low is not None:
                 option.update(min=p.low, max=p.high)
@@ -135,7 +145,7 @@ class Engine:
             out.append(option)
         return out
 
-    def on_setoption(self, message):
+    def on_setoption(self, message: Message) -> Message:
         name, value = message.get("name"), message.get("value")
         known = {p.name: p for p in BOT_TYPES[self.kind][2]}
         if name not in known:
@@ -149,7 +159,7 @@ class Engine:
         self.bot = self._make_bot()
         return {"type": "ok"}
 
-    def on_newgame(self, message):
+    def on_newgame(self, message: Message) -> Message:
         if "card_set" in message:
             self._learn(card_set_from_payload(message["card_set"]))
         seat, players = message.get("seat", 0), message.get("players", 2)
@@ -164,7 +174,7 @@ class Engine:
         self.game = (seat, players)
         return {"type": "ok"}
 
-    def on_move(self, message):
+    def on_move(self, message: Message) -> None:
         from coexist_ai.state_json import observation_from_json
         document = message.get("observation")
         if not isinstance(document, dict):
@@ -191,7 +201,7 @@ class Engine:
         self.worker.start()
         return None
 
-    def on_stop(self):
+    def on_stop(self) -> None:
         """Move now: the move being computed is answered with the best found
         so far. No reply of its own (the move is the reply), and nothing to
         do when no move is being computed: a stop that crosses the move on
@@ -200,10 +210,11 @@ class Engine:
             self.bot.stop()
 
     # -- thinking ----------------------------------------------------------------------
-    def _think(self, observation, seconds, message_id):
+    def _think(self, observation: Observation, seconds: float | None,
+               message_id: object) -> None:
         try:
             action = self._choose(observation, seconds)
-            reply = {"type": "move", "move": observation.move_name(action),
+            reply: Message = {"type": "move", "move": observation.move_name(action),
                      "info": self._info(observation)}
         except Exception as e:   # whatever happens, the frontend gets a reply
             reply = error_reply(None, f"move: the bot failed: {type(e).__name__}: {e}")
@@ -211,7 +222,7 @@ class Engine:
             reply = dict(reply, id=message_id)
         self.send(reply, done_thinking=True)
 
-    def _choose(self, observation, seconds):
+    def _choose(self, observation: Observation, seconds: float | None) -> int:
         """The bot's move; a bot with a `time` setting searches no longer
         than the request allows (less a reserve for the reply)."""
         if seconds is None or "time" not in self.bot.params:
@@ -224,7 +235,7 @@ class Engine:
         finally:
             self.bot.params["time"] = own
 
-    def _info(self, observation):
+    def _info(self, observation: Observation) -> dict[str, Any]:
         info = self.bot.info or {}
         out = {k: round(info[k], 4) if isinstance(info[k], float) else info[k]
                for k in ("iterations", "value", "seconds", "nodes", "searched")
@@ -234,10 +245,10 @@ class Engine:
         return out
 
     # -- helpers -----------------------------------------------------------------------
-    def _make_bot(self):
+    def _make_bot(self) -> Bot:
         return make_bot(canonical_spec(self.kind, self.params))
 
-    def _learn(self, card_set):
+    def _learn(self, card_set: CardSet) -> None:
         """Keep a card set sent in newgame, forgetting the least recently
         sent beyond SENT_CARD_SETS (a game's moves follow its newgame)."""
         self.sent_card_sets.pop(card_set.sha256, None)
@@ -245,17 +256,18 @@ class Engine:
         while len(self.sent_card_sets) > SENT_CARD_SETS:
             del self.sent_card_sets[next(iter(self.sent_card_sets))]
 
-    def _card_set_of(self, document):
+    def _card_set_of(self, document: dict[str, Any]) -> CardSet:
         named = document.get("card_set")
         sha = named.get("sha256") if isinstance(named, dict) else None
-        card_set = self.card_sets.get(sha) or self.sent_card_sets.get(sha)
+        card_set = (self.card_sets.get(sha) or self.sent_card_sets.get(sha)
+                    if isinstance(sha, str) else None)
         if card_set is None:
             raise ProtocolError(f"the observation's card set {json.dumps(named)[:200]} is "
                                 "unknown here: send it in newgame's \"card_set\"")
         return card_set
 
 
-def _seed_of(message):
+def _seed_of(message: Message) -> int | None:
     """newgame's seed: `seed_string` (exact, for frontends whose numbers
     are doubles) if given, else `seed`; None if neither."""
     text = message.get("seed_string")
@@ -269,11 +281,11 @@ def _seed_of(message):
     return seed
 
 
-def _whole(value):
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _skip_rest_of_line(stream):
+def _skip_rest_of_line(stream: IO[bytes]) -> None:
     while True:
         chunk = stream.readline(MAX_COMMAND_LINE)
         if not chunk or chunk.endswith(b"\n"):

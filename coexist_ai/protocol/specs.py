@@ -9,12 +9,22 @@ command. A TOML file says the same in keys; its relative paths (`cwd`, a
 command path with a slash) are relative to the file's own folder, so an
 entry works from any directory.
 """
+from __future__ import annotations
+
 import math
 import os
 import re
 import shlex
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NoReturn
 
-DEFAULTS = {"command": None, "cwd": None, "options": {}, "move_time": 1.0,
+if TYPE_CHECKING:
+    from coexist_ai.bots.spec import BotSpecError
+
+Params = dict[str, Any]              # an external bot's settings (DEFAULTS' keys)
+Fail = Callable[[str], NoReturn]     # raise the spec error of a problem
+
+DEFAULTS: Params = {"command": None, "cwd": None, "options": {}, "move_time": 1.0,
             "start_timeout": 10.0, "time_margin": 0.5, "seed": 0}
 TOML_KEYS = set(DEFAULTS) | {"bot", "description"}
 SECONDS = {"move_time": 0.001, "start_timeout": 0.001, "time_margin": 0.0}   # lowest values
@@ -23,20 +33,21 @@ CMD_SETTINGS = (*SECONDS, "cwd", "option.NAME")
 SETTING_WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[^=\s]+)?)=(.*)", re.S)
 
 
-def _spec_error(message):
+def _spec_error(message: str) -> BotSpecError:
     from coexist_ai.bots.spec import BotSpecError
     return BotSpecError(message)
 
 
-def params_from_command(text, spec):
+def params_from_command(text: str, spec: str) -> Params:
     """The parameters of a `cmd:` spec; `text` is what follows `cmd:`."""
     try:
         words = shlex.split(text)
     except ValueError as e:
         raise _spec_error(f"{spec!r}: the command does not split into words: {e}") from None
     params = dict(DEFAULTS, options={})
-    while words and SETTING_WORD.fullmatch(words[0]):
-        key, value = SETTING_WORD.fullmatch(words.pop(0)).groups()
+    while words and (setting := SETTING_WORD.fullmatch(words[0])):
+        words.pop(0)
+        key, value = setting.groups()
         _set_cmd_setting(params, key, value, spec)
     if not words:
         raise _spec_error(f"{spec!r}: no command after 'cmd:' and its settings "
@@ -45,27 +56,30 @@ def params_from_command(text, spec):
     return params
 
 
-def _set_cmd_setting(params, key, value, spec):
+def _set_cmd_setting(params: Params, key: str, value: str, spec: str) -> None:
     if key.startswith("option."):
         params["options"][key[len("option."):]] = value    # typed after the bot's hello
     elif key == "cwd":
         params["cwd"] = value
     elif key in SECONDS:
         try:
-            seconds = float(value)
+            seconds: float | None = float(value)
         except ValueError:
             seconds = None
-        params[key] = _seconds(key, seconds, lambda problem: _fail_spec(spec, problem))
+
+        def fail(problem: str) -> NoReturn:
+            _fail_spec(spec, problem)
+        params[key] = _seconds(key, seconds, fail)
     else:
         _fail_spec(spec, f"unknown setting {key!r} (settings: {', '.join(CMD_SETTINGS)}; "
                          f"a command that starts with NAME=VALUE: cmd:env {key}=... COMMAND)")
 
 
-def _fail_spec(spec, problem):
+def _fail_spec(spec: str, problem: str) -> NoReturn:
     raise _spec_error(f"{spec!r}: {problem}")
 
 
-def _seconds(key, value, fail):
+def _seconds(key: str, value: object, fail: Fail) -> float:
     low = SECONDS[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not low <= value <= MAX_SECONDS:
@@ -73,10 +87,10 @@ def _seconds(key, value, fail):
     return float(value)
 
 
-def params_from_toml(data, path):
+def params_from_toml(data: dict[str, Any], path: str) -> Params:
     """The parameters of a TOML file with `bot = "external"`."""
 
-    def fail(problem):
+    def fail(problem: str) -> NoReturn:
         raise _spec_error(f"external bot {path!r}: {problem}")
 
     unknown = set(data) - TOML_KEYS
@@ -105,7 +119,7 @@ def params_from_toml(data, path):
     return params
 
 
-def _toml_command(command, folder, fail):
+def _toml_command(command: object, folder: str, fail: Fail) -> list[str]:
     """The command words; a relative program path with a slash in it
     (`./bot`, `bin/bot`) made absolute from the TOML file's folder."""
     if isinstance(command, str):
@@ -122,7 +136,7 @@ def _toml_command(command, folder, fail):
     return [program, *command[1:]]
 
 
-def typed_option(value, declared):
+def typed_option(value: Any, declared: object) -> Any:
     """The value to send in setoption: a string given for an option the bot
     declared int, float or bool (a cmd: spec's option.NAME=VALUE, or a
     string in TOML) becomes that type; anything else is sent as given."""

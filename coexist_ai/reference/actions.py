@@ -9,6 +9,12 @@ bits, sorting the integers orders moves by kind, then Y, X, B and A.
 Kinds 0..15 are the engine's. Kind 16, ``reveal <card>``, is this package's
 chance action (explicit chance only): the refill turning card A face up.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from coexist_ai.cards import CardSet
 
 COLOURS = "CFPHS"            # caretaker tiers C < F < P < H, then Survival
 C, F, P, H, S = range(5)
@@ -31,22 +37,22 @@ SHAPES = {
 }
 
 
-def action(kind, x=0, y=0, a=0, b=0):
+def action(kind: int, x: int = 0, y: int = 0, a: int = 0, b: int = 0) -> int:
     """The integer of a move."""
     return (kind << 22) | (y << 19) | (x << 16) | (b << 8) | a
 
 
-def fields(act):
+def fields(act: int) -> tuple[int, int, int, int, int]:
     """(kind, x, y, a, b) of an action integer."""
     return (act >> 22) & 31, (act >> 16) & 7, (act >> 19) & 7, act & 255, (act >> 8) & 255
 
 
-def reveal_action(card):
+def reveal_action(card: int) -> int:
     """The chance action that turns `card` face up onto the Mission board."""
     return action(REVEAL, a=card)
 
 
-def move_name(card_set, act):
+def move_name(card_set: CardSet, act: object) -> str:
     """The notation of an action (`recruit C`, `move F sea-otter sea-seal`).
     ValueError if `act` is not a well-formed action of this card set."""
     if not isinstance(act, int) or isinstance(act, bool) or not 0 <= act < 1 << 27:

@@ -5,35 +5,43 @@ sorts them, which orders them by kind, then colour, then card. Two
 principles shape every list (RULES.md, "A turn"): no two moves have the same
 effect, and a move that would gain nothing (an empty supply) is not offered.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING
+
 from coexist_ai.reference.actions import (
     APPLY, ASSIGN, CARETAKERS, CENTER, DISCARD_ANIMAL, DISCARD_TOKEN, END,
     HOUSE, MOVE, PASS, PROTECT, RECRUIT, RELEASE, S, SKIP, TRAIN,
     TRAIN_START, UNASSIGN, action, reveal_action)
-from coexist_ai.reference.board import TRACK_SIZE
+from coexist_ai.reference.board import TRACK_SIZE, CardTable, Seat, Slot
+
+if TYPE_CHECKING:
+    from coexist_ai.reference.state import ReferenceState
 
 # the moves without arguments, as action integers
 DO_PASS, DO_END, DO_CENTER, DO_TRAIN, DO_APPLY, DO_SKIP = (
     action(kind) for kind in (PASS, END, CENTER, TRAIN_START, APPLY, SKIP))
 
 
-def legal_actions(st):
+def legal_actions(st: ReferenceState) -> list[int]:
     """The legal actions of the decision in front of `st`, ascending."""
     return sorted(_BY_PHASE[st.phase](st))
 
 
 # ---- Mission ------------------------------------------------------------------
 
-def recruit_actions(st, anywhere=False):
+def recruit_actions(st: ReferenceState, anywhere: bool = False) -> list[int]:
     """`recruit X` for each colour shown by a caretaker card on the Mission
     board that the supply still has; within capacity unless `anywhere`
     (the recruit_mission effect ignores capacity: docs/rules.md choice 8)."""
     table, seat = st.table, st.seat
-    shown = {table.colour[card] for card in st.mission if not table.is_animal[card]}
+    shown = {colour for card in st.mission if (colour := table.colour[card]) is not None}
     return [action(RECRUIT, x=colour) for colour in shown
             if st.supply[colour] and (anywhere or seat.fits_with(table, colour))]
 
 
-def house_actions(st, budget):
+def house_actions(st: ReferenceState, budget: int | None) -> list[int]:
     """`house A` for Mission animals of capture value <= budget, if a space
     is free; budget None: the house_one effect (any animal, any capacity)."""
     table, seat = st.table, st.seat
@@ -43,7 +51,7 @@ def house_actions(st, budget):
             and (budget is None or table.capture[card] <= budget)]
 
 
-def _choose(st):
+def _choose(st: ReferenceState) -> list[int]:
     seat, table = st.seat, st.table
     found = recruit_actions(st) + house_actions(st, seat.capture_limit(table))
     if seat.turns > 0:          # Center and Training open from the 2nd turn
@@ -53,18 +61,18 @@ def _choose(st):
     return found or [DO_PASS]
 
 
-def _recruit(st):
+def _recruit(st: ReferenceState) -> list[int]:
     return [DO_END] + recruit_actions(st)
 
 
-def _house(st):
+def _house(st: ReferenceState) -> list[int]:
     budget = st.seat.capture_limit(st.table) - st.capture_used
     return [DO_END] + house_actions(st, budget)
 
 
 # ---- Training -----------------------------------------------------------------
 
-def trade_cost(seat, x, y):
+def trade_cost(seat: Seat, x: int, y: int) -> int | None:
     """Caretakers of x that `train x y` costs, or None if no such trade:
     up one tier at 2 for 1, up at 1 for 1 where train_one_to_one names the
     pair (any distance), down to any lower tier at 1 for 1."""
@@ -77,15 +85,16 @@ def trade_cost(seat, x, y):
     return None
 
 
-def crossed_boundaries(x, y):
+def crossed_boundaries(x: int, y: int) -> range:
     """Tier boundaries crossed between x and y (boundary b: tiers b | b+1)."""
     return range(min(x, y), max(x, y))
 
 
-def trade_actions(st, trained_up, trained_down):
+def trade_actions(st: ReferenceState, trained_up: Collection[int],
+                  trained_down: Collection[int]) -> list[int]:
     """Legal trades, given the boundaries already crossed up and down."""
     seat, table = st.seat, st.table
-    found = []
+    found: list[int] = []
     for x in CARETAKERS:
         for y in CARETAKERS:
             if x == y or not st.supply[y]:
@@ -104,14 +113,14 @@ def trade_actions(st, trained_up, trained_down):
     return found
 
 
-def _train(st):
+def _train(st: ReferenceState) -> list[int]:
     found = trade_actions(st, st.trained_up, st.trained_down)
     return found + [DO_END] if st.step else found
 
 
 # ---- Conservation Center --------------------------------------------------
 
-def _center(st):
+def _center(st: ReferenceState) -> list[int]:
     seat, table = st.seat, st.table
     found = [DO_END]
     for slot in seat.board:
@@ -119,9 +128,10 @@ def _center(st):
     return found
 
 
-def _slot_actions(st, seat, table, slot):
+def _slot_actions(st: ReferenceState, seat: Seat, table: CardTable,
+                  slot: Slot) -> list[int]:
     card = slot.card
-    found = []
+    found: list[int] = []
     if slot.is_bare() and seat.track < TRACK_SIZE:
         found.append(action(PROTECT, a=card))
     if all(slot.short(table, colour) == 0 for colour in range(5)):
@@ -144,8 +154,8 @@ def _slot_actions(st, seat, table, slot):
 
 # ---- effects, start of turn, end of turn, chance -------------------------
 
-def _effect(st):
-    kind = st.table.effect[st.effect_card][0]
+def _effect(st: ReferenceState) -> list[int]:
+    kind = st.asked_effect()[0]
     if kind == "house_one":
         return [DO_SKIP] + house_actions(st, None)
     if kind == "recruit_mission":
@@ -153,26 +163,26 @@ def _effect(st):
     return [DO_APPLY, DO_SKIP]
 
 
-def _start(st):
+def _start(st: ReferenceState) -> list[int]:
     return [DO_APPLY, DO_SKIP]
 
 
-def _discard(st):
+def _discard(st: ReferenceState) -> list[int]:
     seat = st.seat
     found = [action(DISCARD_TOKEN, x=colour) for colour in CARETAKERS
              if seat.pool[colour]]
     return found + [action(DISCARD_ANIMAL, a=slot.card) for slot in seat.board]
 
 
-def _chance(st):
+def _chance(st: ReferenceState) -> list[int]:
     return [reveal_action(card) for card in st.draw_pile]
 
 
-def _over(st):
+def _over(st: ReferenceState) -> list[int]:
     return []
 
 
-_BY_PHASE = {
+_BY_PHASE: dict[str, Callable[[ReferenceState], list[int]]] = {
     "start": _start, "choose": _choose, "recruit": _recruit, "house": _house,
     "center": _center, "train": _train, "effect": _effect,
     "discard": _discard, "refill": _chance, "over": _over,

@@ -12,6 +12,11 @@ card: the state becomes a chance node (`current_player == CHANCE_PLAYER`,
 phase ``"refill"``) whose outcomes are the cards still in the pile, each
 revealed by the action ``reveal_action(card)``.
 """
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
 from coexist_ai.cards import FAUNAS
 from coexist_ai.errors import IllegalMoveError, SetupError
 from coexist_ai.reference import moves, scoring
@@ -19,7 +24,11 @@ from coexist_ai.reference.actions import (
     APPLY, ASSIGN, CARETAKERS, CENTER, DISCARD_ANIMAL, DISCARD_TOKEN, END,
     HOUSE, MOVE, PASS, PROTECT, RECRUIT, RELEASE, REVEAL, S, SKIP, TRAIN,
     TRAIN_START, UNASSIGN, fields, move_name)
-from coexist_ai.reference.board import TRACK_SIZE, Seat, Slot, card_table
+from coexist_ai.reference.board import (TRACK_SIZE, CardTable, EffectTuple, Seat, Slot,
+                                        card_table)
+
+if TYPE_CHECKING:
+    from coexist_ai.cards import CardSet
 
 CHANCE_PLAYER = -1           # current_player of a chance node (as OpenSpiel)
 MISSION_SIZE = 5
@@ -35,20 +44,40 @@ class ReferenceState:
                  "end_triggered", "rounds", "supply", "mission", "draw_pile",
                  "discard", "explicit_chance", "opening", "step", "capture_used",
                  "trained_up", "trained_down", "effect_card", "_legal")
+    table: CardTable
+    seats: list[Seat]
+    first_player: int
+    turn_seat: int
+    phase: str                       # one of PHASES
+    end_triggered: bool
+    rounds: int
+    supply: list[int]                # by colour C F P H S
+    mission: list[int]               # cards, in reveal order
+    draw_pile: list[int]             # cards, next first (sorted: explicit chance)
+    discard: list[int]
+    explicit_chance: bool
+    opening: bool                    # explicit chance: the opening deal is on
+    step: int
+    capture_used: int
+    trained_up: set[int]             # tier boundaries crossed this turn
+    trained_down: set[int]
+    effect_card: int | None          # the animal whose effect is asked
+    _legal: list[int] | None         # the legal actions, once listed
 
     # ---- setting up ---------------------------------------------------------
     @classmethod
-    def new(cls, card_set, players, faunas, first_player, deck,
-            explicit_chance=False):
+    def new(cls, card_set: CardSet, players: int, faunas: Iterable[str | int],
+            first_player: int, deck: Iterable[str | int],
+            explicit_chance: bool = False) -> ReferenceState:
         """A new game: `deck` is the full initial order of the draw pile
         (card indices or ids), dealt from the front, five face up. With
         explicit chance every card dealt, the opening five included, is a
         chance node's outcome instead (the deck's order is then unused)."""
-        faunas = _check_setup(card_set, players, faunas, first_player)
-        deck = _check_deck(card_set, faunas, deck)
+        names = _check_setup(card_set, players, faunas, first_player)
+        order = _check_deck(card_set, names, deck)
         st = cls.__new__(cls)
         st.table = card_table(card_set)
-        st.seats = [Seat(fauna) for fauna in faunas]
+        st.seats = [Seat(fauna) for fauna in names]
         st.first_player = st.turn_seat = first_player
         st.end_triggered, st.rounds = False, 0
         st.supply = list(SUPPLY)
@@ -56,16 +85,16 @@ class ReferenceState:
         st.discard = []
         st.explicit_chance = st.opening = explicit_chance
         if explicit_chance:
-            st.mission, st.draw_pile = [], sorted(deck)
+            st.mission, st.draw_pile = [], sorted(order)
             st.step, st.capture_used, st.effect_card = 0, 0, None
             st.trained_up, st.trained_down, st._legal = set(), set(), None
             st.phase = "refill"
         else:
-            st.mission, st.draw_pile = deck[:MISSION_SIZE], deck[MISSION_SIZE:]
+            st.mission, st.draw_pile = order[:MISSION_SIZE], order[MISSION_SIZE:]
             st._begin_turn()
         return st
 
-    def clone(self):
+    def clone(self) -> ReferenceState:
         other = ReferenceState.__new__(ReferenceState)
         for name in ("table", "first_player", "turn_seat", "phase",
                      "end_triggered", "rounds", "explicit_chance", "opening", "step",
@@ -80,37 +109,37 @@ class ReferenceState:
 
     # ---- reading ------------------------------------------------------------
     @property
-    def card_set(self):
+    def card_set(self) -> CardSet:
         return self.table.card_set
 
     @property
-    def num_players(self):
+    def num_players(self) -> int:
         return len(self.seats)
 
     @property
-    def current_player(self):
+    def current_player(self) -> int:
         """The seat to move; CHANCE_PLAYER at a chance node; once the game
         is over, the last seat that moved (as the C engine)."""
         return CHANCE_PLAYER if self.phase == "refill" else self.turn_seat
 
     @property
-    def seat(self):
+    def seat(self) -> Seat:
         """The Seat whose turn it is."""
         return self.seats[self.turn_seat]
 
-    def is_over(self):
+    def is_over(self) -> bool:
         return self.phase == "over"
 
-    def is_chance_node(self):
+    def is_chance_node(self) -> bool:
         return self.phase == "refill"
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[int]:
         """Ascending action integers (reveal actions at a chance node)."""
         if self._legal is None:
             self._legal = moves.legal_actions(self)
         return self._legal[:]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         """[(reveal action, probability)]: each card of the draw pile,
         uniformly, in ascending card index. The card is `action & 255`."""
         if not self.is_chance_node():
@@ -118,27 +147,27 @@ class ReferenceState:
         outcomes = self.legal_actions()
         return [(act, 1.0 / len(outcomes)) for act in outcomes]
 
-    def move_name(self, act):
+    def move_name(self, act: int) -> str:
         return move_name(self.card_set, act)
 
-    def legal_moves(self):
+    def legal_moves(self) -> list[str]:
         return [self.move_name(act) for act in self.legal_actions()]
 
-    def scores(self):
+    def scores(self) -> list[int]:
         return scoring.scores(self)
 
-    def ranks(self):
+    def ranks(self) -> list[int]:
         return scoring.ranks(self)
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return scoring.returns(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<ReferenceState {len(self.seats)} players, round "
                 f"{self.rounds}, seat {self.turn_seat} in {self.phase!r}>")
 
     # ---- playing ------------------------------------------------------------
-    def apply(self, act):
+    def apply(self, act: int) -> None:
         """Play a legal action; IllegalMoveError (state unchanged) otherwise."""
         legal = self.legal_actions()
         if act not in legal:
@@ -147,7 +176,7 @@ class ReferenceState:
         kind, x, y, a, b = fields(act)
         _APPLY[kind](self, x, y, a, b)
 
-    def _illegal(self, act, legal):
+    def _illegal(self, act: int, legal: list[int]) -> IllegalMoveError:
         try:
             name = repr(self.move_name(act))
         except ValueError:
@@ -156,18 +185,18 @@ class ReferenceState:
         return IllegalMoveError(f"illegal move {name} in the {self.phase!r} "
                                 f"decision. Legal moves: {listed}")
 
-    def _gain(self, colour, n):
+    def _gain(self, colour: int, n: int) -> None:
         """Take up to n tokens of a caretaker colour into the pool."""
         n = min(n, self.supply[colour])
         self.supply[colour] -= n
         self.seat.pool[colour] += n
 
-    def _return_tokens(self, slot):
+    def _return_tokens(self, slot: Slot) -> None:
         for colour, n in enumerate(slot.on):
             self.supply[colour] += n
 
     # start of turn ------------------------------------------------------------
-    def _begin_turn(self):
+    def _begin_turn(self) -> None:
         for slot in self.seat.board:           # the anti-cycle counts
             slot.movable = slot.on[:4]
         self.step, self.capture_used, self.effect_card = 0, 0, None
@@ -175,7 +204,7 @@ class ReferenceState:
         self._legal = None
         self._ask_start_recruit()
 
-    def _ask_start_recruit(self):
+    def _ask_start_recruit(self) -> None:
         """Ask the next start_recruit whose colour the supply has (docs/
         rules.md choice 3); then the option of the turn."""
         colours = self.seat.start_recruit
@@ -183,16 +212,16 @@ class ReferenceState:
             self.step += 1
         self.phase = "start" if self.step < len(colours) else "choose"
 
-    def _start_apply(self):
+    def _start_apply(self) -> None:
         self._gain(self.seat.start_recruit[self.step], 1)
         self._start_skip()
 
-    def _start_skip(self):
+    def _start_skip(self) -> None:
         self.step += 1
         self._ask_start_recruit()
 
     # the option: Mission ----------------------------------------------------
-    def _recruit(self, colour):
+    def _recruit(self, colour: int) -> None:
         table = self.table
         card = next(c for c in self.mission
                     if not table.is_animal[c] and table.colour[c] == colour)
@@ -204,7 +233,7 @@ class ReferenceState:
         else:
             self.phase = "recruit"
 
-    def _house(self, card):
+    def _house(self, card: int) -> None:
         self.mission.remove(card)
         self.seat.board.append(Slot(card))
         if self.phase == "effect":             # house_one: no capture total
@@ -214,7 +243,7 @@ class ReferenceState:
             self.phase = "house"
 
     # the option: Conservation Center ----------------------------------------
-    def _protect(self, card):
+    def _protect(self, card: int) -> None:
         seat, gain = self.seat, self.table.protect[card]
         seat.remove_slot(card)
         seat.protected.append(card)
@@ -225,7 +254,7 @@ class ReferenceState:
         seat.track += survival
         self.supply[S] -= survival
 
-    def _assign(self, colour, card):
+    def _assign(self, colour: int, card: int) -> None:
         seat = self.seat
         if colour == S:                        # the rightmost track token
             seat.track -= 1
@@ -233,20 +262,20 @@ class ReferenceState:
             seat.pool[colour] -= 1
         seat.slot_of(card).on[colour] += 1
 
-    def _move(self, colour, source, target):
+    def _move(self, colour: int, source: int, target: int) -> None:
         seat = self.seat
         slot = seat.slot_of(source)
         slot.on[colour] -= 1
         slot.movable[colour] -= 1
         seat.slot_of(target).on[colour] += 1
 
-    def _unassign(self, colour, card):
+    def _unassign(self, colour: int, card: int) -> None:
         slot = self.seat.slot_of(card)
         slot.on[colour] -= 1
         slot.movable[colour] -= 1
         self.seat.pool[colour] += 1
 
-    def _release(self, card):
+    def _release(self, card: int) -> None:
         seat, table = self.seat, self.table
         self._return_tokens(seat.remove_slot(card))
         seat.released.append(card)
@@ -259,7 +288,7 @@ class ReferenceState:
         if self._effect_changes_something(effect):
             self.phase, self.effect_card, self.step = "effect", card, 0
 
-    def _effect_changes_something(self, effect):
+    def _effect_changes_something(self, effect: EffectTuple) -> bool:
         """Whether an immediate effect is asked (docs/rules.md choice 4)."""
         kind, colour = effect[0], effect[1]
         track = self.seat.track
@@ -275,8 +304,15 @@ class ReferenceState:
             return track > 0 or self.supply[colour] > 0
         return False                           # permanent effects
 
-    def _effect_apply(self):
-        kind, colour, amount = self.table.effect[self.effect_card][:3]
+    def asked_effect(self) -> EffectTuple:
+        """The effect of the animal just released (phase "effect")."""
+        effect = None if self.effect_card is None else self.table.effect[self.effect_card]
+        if effect is None:
+            raise ValueError(f"no effect is asked in the {self.phase!r} decision")
+        return effect
+
+    def _effect_apply(self) -> None:
+        kind, colour, amount = self.asked_effect()[:3]
         seat = self.seat
         if kind == "discard_survival":
             removed = min(amount, seat.track)
@@ -292,13 +328,14 @@ class ReferenceState:
         self.phase = "center"
 
     # the option: Training -------------------------------------------------
-    def _start_training(self):
+    def _start_training(self) -> None:
         self.phase, self.step = "train", 0
         self.trained_up, self.trained_down = set(), set()
 
-    def _train(self, x, y):
+    def _train(self, x: int, y: int) -> None:
         seat = self.seat
         cost = moves.trade_cost(seat, x, y)
+        assert cost is not None, "apply() offers only trades that exist"
         seat.pool[x] -= cost
         self.supply[x] += cost
         self._gain(y, 1)
@@ -307,29 +344,29 @@ class ReferenceState:
         self.step += 1
 
     # end of turn --------------------------------------------------------------
-    def _end(self):
+    def _end(self) -> None:
         if self.phase == "effect":             # recruit_mission is done
             self.phase = "center"
         else:
             self._end_turn()
 
-    def _end_turn(self):
+    def _end_turn(self) -> None:
         if self.seat.over_capacity(self.table):
             self.phase = "discard"
         else:
             self._refill()
 
-    def _discard_token(self, colour):
+    def _discard_token(self, colour: int) -> None:
         self.seat.pool[colour] -= 1
         self.supply[colour] += 1
         self._end_turn()
 
-    def _discard_animal(self, card):
+    def _discard_animal(self, card: int) -> None:
         self._return_tokens(self.seat.remove_slot(card))
         self.discard.append(card)
         self._end_turn()
 
-    def _refill(self):
+    def _refill(self) -> None:
         while len(self.mission) < MISSION_SIZE and self.draw_pile:
             if self.explicit_chance:
                 self.phase = "refill"
@@ -337,13 +374,13 @@ class ReferenceState:
             self._reveal(self.draw_pile[0])
         self._hand_over()
 
-    def _reveal(self, card):
+    def _reveal(self, card: int) -> None:
         self.draw_pile.remove(card)
         self.mission.append(card)
         if not self.draw_pile:
             self.end_triggered = True
 
-    def _chance_reveal(self, card):
+    def _chance_reveal(self, card: int) -> None:
         self._reveal(card)
         if not self.opening:
             self._refill()
@@ -353,7 +390,7 @@ class ReferenceState:
             self.opening, self.end_triggered = False, False
             self._begin_turn()
 
-    def _hand_over(self):
+    def _hand_over(self) -> None:
         """The next seat plays; the game ends with a round, once the end is
         triggered or the safeguard's rounds are played."""
         self.seat.turns += 1
@@ -367,15 +404,19 @@ class ReferenceState:
         self._begin_turn()
 
 
-def _by_phase(**handlers):
+# a move's handler: (state, x, y, a, b), the fields of its action integer
+_Handler = Callable[[ReferenceState, int, int, int, int], None]
+
+
+def _by_phase(**handlers: Callable[[ReferenceState], None]) -> _Handler:
     """A handler that calls the one named after the state's phase."""
-    def handle(st, x, y, a, b):
+    def handle(st: ReferenceState, x: int, y: int, a: int, b: int) -> None:
         handlers[st.phase](st)
     return handle
 
 
 # kind -> handler(state, x, y, a, b); apply() has checked legality
-_APPLY = {
+_APPLY: dict[int, _Handler] = {
     PASS: lambda st, x, y, a, b: st._end_turn(),
     END: lambda st, x, y, a, b: st._end(),
     CENTER: lambda st, x, y, a, b: setattr(st, "phase", "center"),
@@ -398,7 +439,8 @@ _APPLY = {
 }
 
 
-def _check_setup(card_set, players, faunas, first_player):
+def _check_setup(card_set: CardSet, players: int, faunas: Iterable[str | int],
+                 first_player: int) -> list[str]:
     """The faunas as names, after checking players, faunas, first player."""
     if players not in (2, 3, 4):
         raise SetupError(f"players {players!r}: must be 2, 3 or 4")
@@ -413,10 +455,11 @@ def _check_setup(card_set, players, faunas, first_player):
     if first_player not in range(players):
         raise SetupError(f"first player {first_player!r}: must be a seat "
                          f"(0..{players - 1})")
-    return names
+    return [str(name) for name in names]       # each is among `known`, a name
 
 
-def _check_deck(card_set, faunas, deck):
+def _check_deck(card_set: CardSet, faunas: Sequence[str],
+                deck: Iterable[str | int]) -> list[int]:
     """The deck as card indices; it must hold every card of the chosen
     faunas exactly once."""
     order = [card_set.index_of(c) if isinstance(c, str) else c for c in deck]

@@ -18,6 +18,8 @@ PLAYED = {
     "duel-100k-greedy.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 greedy --games 60 --seed 3 --out tournaments/results/duel-100k-greedy.jsonl",
     "duel-100k-random.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 random --games 10 --seed 3 --out tournaments/results/duel-100k-random.jsonl",
     "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --out tournaments/results/duel-100k-10k.jsonl",
+    "duel-learned-hand-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 200 --players 2 --seed 1 --jobs 2 --out tournaments/results/duel-learned-hand-0.1s.jsonl",
+    "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
 }
 HEAD = """# Published results
 
@@ -55,6 +57,9 @@ SECTIONS = [  # title, files, anchor, text before the command
     ("duel-100k-greedy.jsonl", ["duel-100k-greedy.jsonl"], "greedy", ""),
     ("duel-100k-random.jsonl", ["duel-100k-random.jsonl"], "random", PERFECT),
     ("duel-100k-10k.jsonl", ["duel-100k-10k.jsonl"], "ismcts:iterations=10000", ""),
+    ("duel-learned-hand-0.1s.jsonl", ["duel-learned-hand-0.1s.jsonl"], "ismcts:time=0.1", ""),
+    ("duel-learned-hand-0.1s-4p.jsonl (4 players)", ["duel-learned-hand-0.1s-4p.jsonl"],
+     "ismcts:time=0.1", ""),
     ("Everything at 2 players, merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl", "duel-10k-greedy.jsonl", "duel-100k-greedy.jsonl",
       "duel-100k-random.jsonl", "duel-100k-10k.jsonl"], "greedy", ""),

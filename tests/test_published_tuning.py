@@ -1,0 +1,59 @@
+"""The published tuning run (tournaments/tuning/) is what this commit's
+tuner and bots make of it: its records are complete, its history is the
+SPSA replay of its records, and its games replay move for move with the
+current bots (a change to the search that would leave it stale fails
+here until the run is played again: the command is in the README)."""
+import json
+import shutil
+
+import pytest
+
+from coexist_ai.cards import resolve_card_set
+from coexist_ai.records import read_records
+from coexist_ai.tournament import _play_one
+from coexist_ai.tune import Settings, tune
+from cli_process import ROOT
+
+RUN = ROOT / "tournaments" / "tuning" / "ismcts-c-margin"
+
+
+def settings_of(identity):
+    params = [f"{p['name']}={p['low']}:{p['high']}:{p['step']}" for p in identity["params"]]
+    deals = identity["deals_per_iteration"]
+    settings = Settings(identity["spec"], params, identity["against"], identity["players"],
+                        identity["iterations"], None, identity["seed"], identity["rate"],
+                        "default", resolve_card_set("default"))
+    assert settings.deals == 1 == deals
+    return settings
+
+
+@pytest.fixture(scope="module")
+def published():
+    identity = json.loads((RUN / "run.json").read_text())
+    return settings_of(identity), read_records(RUN / "games.jsonl")
+
+
+def test_the_published_run_is_complete_and_its_history_its_records_replayed(published, tmp_path):
+    settings, records = published
+    assert sorted(r["game"] for r in records) == list(range(600))
+    copy = tmp_path / "run"
+    shutil.copytree(RUN, copy)
+    outcome = tune(settings, str(copy), jobs=1, progress=False, echo=lambda *a: None)
+    assert outcome.finished and outcome.games == 600
+    assert (copy / "games.jsonl").read_bytes() == (RUN / "games.jsonl").read_bytes()
+    assert json.loads((copy / "theta.json").read_text()) == \
+        json.loads((RUN / "theta.json").read_text())
+    assert (copy / "theta.csv").read_text() == (RUN / "theta.csv").read_text()
+
+
+@pytest.mark.parametrize("index", [0, 599])
+def test_published_tuning_games_replay_with_the_current_bots(published, index):
+    settings, records = published
+    record = next(r for r in records if r["game"] == index)
+    game = settings.plan.game(index)
+    specs = [b["spec"] for b in record["bots"]]
+    meta = {k: record[k] for k in ("run", "tournament", "seed", "game", "block", "round",
+                                   "rotation", "entrants")}
+    replayed = _play_one("default", settings.players, game, specs, meta)
+    assert replayed["moves"] == record["moves"] and replayed["ranks"] == record["ranks"]
+    assert [b["seed"] for b in record["bots"]] == list(game.bot_seeds)

@@ -1,0 +1,239 @@
+"""`coexist-ai tune`, run as a real process: a tiny real run, its records
+and history; a resume after SIGKILL (and after Ctrl-C) ends at the theta
+of an uninterrupted run; bad input is one error line, exit status 2."""
+import json
+import shlex
+import signal
+import sys
+
+import pytest
+
+from coexist_ai.bots import parse_spec
+from coexist_ai.records import read_records
+from coexist_ai.tune.spsa import Spsa
+from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
+                         wait_for_records)
+
+BOT = "ismcts:iterations=40"
+TINY = [BOT, "--param", "c=0.1:2", "--param", "rollout_depth=2:12", "--iterations", 3,
+        "--seed", 2, "--jobs", 1, "--quiet"]
+
+
+def history(out):
+    return json.loads((out / "theta.json").read_text())
+
+
+def without_times(records):
+    for record in records:
+        record.pop("times")
+    return sorted(records, key=lambda r: r["game"])
+
+
+def test_a_tiny_run_records_its_games_and_theta(tmp_path):
+    out = tmp_path / "run"
+    proc = cli("tune", *TINY, "--out", out)
+    assert_ok(proc)
+    records = read_records(str(out / "games.jsonl"))
+    assert sorted(r["game"] for r in records) == list(range(6))
+    done = history(out)
+    assert done["finished"] and done["iterations_done"] == 3 and done["games"] == 6
+    tuned = proc.stdout.splitlines()[-1]
+    assert tuned == f"tuned: {done['spec']}"
+    name, params = parse_spec(done["spec"])
+    assert name == "ismcts" and params["iterations"] == 40
+    assert 0.1 <= params["c"] <= 2 and 2 <= params["rollout_depth"] <= 12
+    assert isinstance(params["rollout_depth"], int)
+    for step in done["history"]:
+        games = [r for r in records if r["round"] == step["iteration"]]
+        assert sorted(tuple(r["entrants"]) for r in games) == [("theta+", "theta-"),
+                                                               ("theta-", "theta+")]
+        # one deal, played in both seat orders
+        assert len({(tuple(r["faunas"]), tuple(r["deck"])) for r in games}) == 1
+        for r in games:
+            specs = {role: bot["spec"] for role, bot in zip(r["entrants"], r["bots"])}
+            plus, minus = parse_spec(specs["theta+"])[1], parse_spec(specs["theta-"])[1]
+            assert (plus["c"], plus["rollout_depth"]) == (step["plus"]["c"],
+                                                           step["plus"]["rollout_depth"])
+            assert (minus["c"], minus["rollout_depth"]) == (step["minus"]["c"],
+                                                             step["minus"]["rollout_depth"])
+            assert plus["c"] != minus["c"] and plus["rollout_depth"] != minus["rollout_depth"]
+    rows = (out / "theta.csv").read_text().splitlines()
+    assert rows[0] == "iteration,result,c+,rollout_depth+,c-,rollout_depth-,c,rollout_depth"
+    assert len(rows) == 4
+    assert float(rows[-1].split(",")[-2]) == done["theta"]["c"]
+    assert json.loads((out / "run.json").read_text())["seed"] == 2
+
+
+def test_the_theta_history_follows_the_recorded_results(tmp_path):
+    """The results in theta.json are the records' own, and each theta is
+    the SPSA update of the one before by that result."""
+    out = tmp_path / "run"
+    assert_ok(cli("tune", *TINY, "--out", out))
+    done = history(out)
+    settings = done["settings"]
+    from coexist_ai.tune.settings import parse_dimension
+    base = parse_spec(settings["spec"])[1]
+    dims = [parse_dimension(f"{p['name']}={p['low']}:{p['high']}:{p['step']}", "ismcts", base)
+            for p in settings["params"]]
+    spsa = Spsa(dims, settings["iterations"], settings["seed"], settings["rate"])
+    records = read_records(str(out / "games.jsonl"))
+    theta = spsa.start()
+    for step in done["history"]:
+        games = [r for r in records if r["round"] == step["iteration"]]
+        plus_first = sum(1 for r in games for role, rank in zip(r["entrants"], r["ranks"])
+                         if role == "theta+" and rank == 1 and r["ranks"].count(1) == 1)
+        minus_first = sum(1 for r in games for role, rank in zip(r["entrants"], r["ranks"])
+                          if role == "theta-" and rank == 1 and r["ranks"].count(1) == 1)
+        assert step["result"] == pytest.approx((plus_first - minus_first) / len(games))
+        theta = spsa.update(theta, step["iteration"], step["result"])
+        assert [step["theta"][d.name] for d in dims] == pytest.approx(theta)
+
+
+def test_against_an_opponent_at_three_players(tmp_path):
+    out = tmp_path / "three"
+    proc = cli("tune", "greedy:max_nodes=500", "--param", "max_nodes=50:2000", "--players", 3,
+               "--against", "random", "--iterations", 2, "--seed", 4, "--jobs", 1,
+               "--quiet", "--out", out)
+    assert_ok(proc)
+    records = read_records(str(out / "games.jsonl"))
+    assert len(records) == 12        # per iteration: theta+ and theta- at each of 3 seats
+    for r in records:
+        assert sorted(r["entrants"]) in (["opponent", "opponent", "theta+"],
+                                         ["opponent", "opponent", "theta-"])
+        assert r["entrants"][r["rotation"]] in ("theta+", "theta-")
+        opponents = [b["spec"] for role, b in zip(r["entrants"], r["bots"]) if role == "opponent"]
+        assert set(opponents) == {"random:seed=0"}
+    assert "against random:seed=0" in proc.stdout
+
+
+def test_the_same_command_gives_the_same_run(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert_ok(cli("tune", *TINY, "--out", one))
+    assert_ok(cli("tune", *TINY[:-3], "--jobs", 2, "--quiet", "--out", two))
+    assert history(one) == history(two)
+    assert without_times(read_records(str(one / "games.jsonl"))) == \
+        without_times(read_records(str(two / "games.jsonl")))
+
+
+RESUMED = [BOT, "--param", "c=0.1:2", "--param", "margin_weight=0:0.5", "--iterations", 8,
+           "--seed", 6, "--jobs", 2, "--quiet"]
+
+
+def test_a_run_killed_mid_run_resumes_to_the_same_theta(tmp_path):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    assert_ok(cli("tune", *RESUMED, "--out", whole))
+    with killed_at_exit("tune", *RESUMED, "--out", cut) as proc:
+        wait_for_records(proc, cut / "games.jsonl", 5)
+        proc.kill()
+    played = len(read_records(str(cut / "games.jsonl")))
+    assert 5 <= played < 16
+    with open(cut / "games.jsonl", "a") as f:      # a game cut off mid-write
+        f.write('{"format":"coexist-game","version":1,"run":"')
+    again = cli("tune", *RESUMED, "--out", cut)
+    assert_ok(again)
+    assert "removed a cut-off last line" in again.stdout
+    assert f"{played} games already played, {16 - played} to go" in again.stdout
+    assert history(cut) == history(whole)
+    assert without_times(read_records(str(cut / "games.jsonl"))) == \
+        without_times(read_records(str(whole / "games.jsonl")))
+    assert again.stdout.splitlines()[-1] == f"tuned: {history(whole)['spec']}"
+
+
+def test_ctrl_c_keeps_the_history_so_far_and_says_how_to_resume(tmp_path):
+    out = tmp_path / "run"
+    with killed_at_exit("tune", *RESUMED, "--out", out) as proc:
+        wait_for_records(proc, out / "games.jsonl", 3)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        stderr = proc.stderr.read().decode()
+    assert "resume with" in stderr and "Traceback" not in stderr
+    so_far = history(out)
+    assert not so_far["finished"] and so_far["iterations_done"] < 8
+    assert_ok(cli("tune", *RESUMED, "--out", out))
+    assert history(out)["finished"]
+
+
+def test_a_resume_with_other_arguments_is_refused(tmp_path):
+    out = tmp_path / "run"
+    assert_ok(cli("tune", *TINY, "--out", out))
+    before = (out / "games.jsonl").read_bytes()
+    changed = list(TINY)
+    changed[changed.index("--iterations") + 1] = 4
+    assert_clear_error(cli("tune", *changed, "--out", out), "--iterations is 3",
+                       "this command's 4", "another --out")
+    changed = list(TINY)
+    changed[changed.index("c=0.1:2")] = "c=0.2:2"
+    assert_clear_error(cli("tune", *changed, "--out", out), "--param")
+    assert_clear_error(cli("tune", *TINY[:-5], "--seed", 3, "--jobs", 1, "--out", out),
+                       "--seed is 2")
+    assert (out / "games.jsonl").read_bytes() == before
+    # without --seed the run's own seed is taken: a resume, nothing to play
+    assert_ok(cli("tune", *TINY[:-5], "--jobs", 1, "--quiet", "--out", out))
+    assert (out / "games.jsonl").read_bytes() == before
+
+
+def test_records_of_another_game_are_refused(tmp_path):
+    out = tmp_path / "run"
+    assert_ok(cli("tune", *TINY, "--out", out))
+    lines = (out / "games.jsonl").read_text().splitlines(keepends=True)
+    record = json.loads(lines[2])
+    record["bots"][0]["spec"] = BOT
+    lines[2] = json.dumps(record) + "\n"
+    (out / "games.jsonl").write_text("".join(lines))
+    assert_clear_error(cli("tune", *TINY, "--out", out), "games.jsonl:3: game 2",
+                       "is not the game this run plays there", "bots")
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["--param", "c"], ["'c'", "NAME=LO:HI"]),
+    (["--param", "c=0.1"], ["NAME=LO:HI"]),
+    (["--param", "cee=0.1:2"], ["'cee' is not a parameter", "c, margin_weight"]),
+    (["--param", "reward=0:1"], ["'reward' is not numeric"]),
+    (["--param", "seed=0:9"], ["'seed' is a seed", "rollout_depth"]),
+    (["--param", "c=2:0.1"], ["LO must be below HI"]),
+    (["--param", "c=-1:2"], ["outside the range of c, 0..100"]),
+    (["--param", "c=0.1:x"], ["'x' is not a number"]),
+    (["--param", "rollout_depth=2.5:12"], ["'2.5' is not a whole number"]),
+    (["--param", "c=0.1:2:5"], ["STEP", "at most half the range"]),
+    (["--param", "c=1:2"], ["c starts at 0.7", "outside 1..2"]),
+    (["--param", "c=0.1:2", "--param", "c=0.2:1"], ["c given twice"]),
+    ([], ["nothing to tune"]),
+])
+def test_bad_parameters_are_one_error_line(tmp_path, args, needles):
+    proc = cli("tune", BOT, *args, "--iterations", 2, "--out", tmp_path / "x")
+    assert_clear_error(proc, *needles)
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("spec, args, needles", [
+    ("cmd:python bot.py", ["--param", "c=0:1"], ["external bot", "built-in"]),
+    ("nobot", ["--param", "c=0:1"], ["unknown bot 'nobot'"]),
+    (BOT, ["--param", "c=0.1:2", "--against", "nobot"], ["unknown bot 'nobot'"]),
+    (BOT, ["--param", "iterations=0:100"], ["needs iterations > 0"]),
+    (BOT, ["--param", "c=0.1:2", "--rate", "0"], ["--rate"]),
+])
+def test_bad_bots_and_options_are_one_error_line(tmp_path, spec, args, needles):
+    assert_clear_error(cli("tune", spec, *args, "--iterations", 2), *needles)
+
+
+def test_an_out_that_is_a_file_or_not_a_run_is_refused(tmp_path):
+    a_file = tmp_path / "file.jsonl"
+    a_file.write_text("")
+    assert_clear_error(cli("tune", *TINY, "--out", a_file), "is a file", "folder")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "games.jsonl").write_text('{"format":"coexist-game"}\n')
+    assert_clear_error(cli("tune", *TINY, "--out", foreign), "has no run.json")
+    assert (foreign / "games.jsonl").read_text() == '{"format":"coexist-game"}\n'
+
+
+def test_a_run_whose_first_games_are_all_forfeits_stops(tmp_path):
+    crashing = "cmd:" + shlex.join([sys.executable, str(ROOT / "tests" / "protocol_broken_bot.py"),
+                                    "crash_start"])
+    out = tmp_path / "run"
+    proc = cli("tune", "greedy:max_nodes=200", "--param", "max_nodes=50:400", "--against",
+               crashing, "--iterations", 3, "--seed", 1, "--jobs", 1, "--quiet", "--out", out)
+    assert_clear_error(proc, "every game of the first iteration ended in a forfeit",
+                       "cannot load my weights")
+    assert len(read_records(str(out / "games.jsonl"))) == 4
+    assert history(out)["iterations_done"] == 0
