@@ -35,7 +35,7 @@ def test_the_levels_elo_is_what_the_published_tournament_gives():
     from coexist_ai.cli_results import load_standings, rating_table
     from coexist_ai.tables import interval_text, signed
     anchor = levels()[0].anchor
-    table = rating_table(load_standings([str(RECORDS)]), anchor)
+    table = rating_table(load_standings([str(RECORDS)])[0], anchor)
     assert anchor in ("random", "greedy") and table.row(anchor).elo == 0
     for lv in levels():
         row = table.row(lv.name)
