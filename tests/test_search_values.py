@@ -11,9 +11,12 @@ error each bug made.
 import json
 import random
 
+import pytest
+
 from coexist_ai._engine import State
 from coexist_ai._search import Searcher
 from coexist_ai.cards import default_card_set
+from coexist_ai.learn.model import SHIPPED, resolve_model
 from positions import position
 
 CS = default_card_set()
@@ -63,24 +66,29 @@ def kept_after_end(searcher, state):
 
 # -- the discount --------------------------------------------------------------
 
-def test_a_reused_subtree_holds_what_a_fresh_search_of_it_finds():
+@pytest.mark.parametrize("evaluation", ["hand", "learned"])
+def test_a_reused_subtree_holds_what_a_fresh_search_of_it_finds(evaluation):
     """The subtree kept after `end` and its refill was grown inside a search
     of the position before it. Its root value must be what a fresh search of
     the new position with as many iterations finds. A discount measured from
     the old search root scaled every kept reward by 0.9^±0.5 (the refill
     moves the expected end by half a round): -0.020 and -0.015 on these
-    positions, where the mean differences are now under 0.0006."""
+    positions, where the mean differences are now under 0.0006. The learned
+    cut-off's estimates are discounted the same way (from each node)."""
+    learned = resolve_model(SHIPPED) if evaluation == "learned" else None
     for seed in (3, 4):
         state = refill_of_one(seed)
         diffs = []
         for s in range(4):
-            searcher = Searcher(seed=s, rollout_depth=8, discount=0.9, max_nodes=3_000_000)
+            searcher = Searcher(seed=s, rollout_depth=8, discount=0.9, max_nodes=3_000_000,
+                                learned=learned)
             searcher.search(state.observation(), iterations=60_000)
             after, kept = kept_after_end(searcher, state)
             visits, kept_value = root_value(kept)
             assert visits > 3000
             fresh = Searcher(seed=100 + s, rollout_depth=8, discount=0.9, reuse=False,
-                             max_nodes=3_000_000).search(after.observation(), iterations=visits)
+                             max_nodes=3_000_000, learned=learned).search(
+                                 after.observation(), iterations=visits)
             diffs.append(kept_value - root_value(fresh)[1])
         assert abs(sum(diffs) / len(diffs)) < 0.008, (seed, diffs)
 
