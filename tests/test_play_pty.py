@@ -28,6 +28,7 @@ MOVE_ITEM = re.compile(r"(?<!\S)(\d+)\. (\S+(?: \S+)*)")
 GROUPED = re.compile(r"(\[\d+\] \S+|\S+(?: (?!\[)\S+)*?:(?= )|\|)")
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 GAME_END = re.compile(r"You win!|You finish \w+ of \d|A shared first place!")
+REPLAY_PROMPT = re.compile(r"move \d+/\d+ \[n, p, g N, s, e, q\] > ")
 
 
 class Program:
@@ -517,6 +518,10 @@ def test_replay_of_a_saved_unfinished_play(spawn, tmp_path):
     program.expect(f"move 0 of {n}")
     program.line("e")
     program.expect("left unfinished")
+    # Ctrl-D only once the prompt is up: typed ahead, while the terminal is
+    # still in cooked mode, the kernel turns it into a NUL byte when
+    # readline switches to raw mode, and nothing ends the input.
+    program.expect(REPLAY_PROMPT)
     program.send("\x04")                     # end of input leaves too
     assert program.wait() == 0
 

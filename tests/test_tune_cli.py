@@ -1,6 +1,7 @@
 """`coexist-ai tune`, run as a real process: a tiny real run, its records
 and history; a resume after SIGKILL (and after Ctrl-C) ends at the theta
 of an uninterrupted run; bad input is one error line, exit status 2."""
+import hashlib
 import json
 import shlex
 import signal
@@ -170,6 +171,38 @@ def test_a_resume_with_other_arguments_is_refused(tmp_path):
     # without --seed the run's own seed is taken: a resume, nothing to play
     assert_ok(cli("tune", *TINY[:-5], "--jobs", 1, "--quiet", "--out", out))
     assert (out / "games.jsonl").read_bytes() == before
+
+
+def as_an_older_version_wrote_it(out, edit):
+    """Rewrite a run's specs by `edit` (what an older version would have
+    spelled out) and its run ids as that version would have hashed them."""
+    identity = json.loads((out / "run.json").read_text())
+    identity["spec"] = edit(identity["spec"])
+    (out / "run.json").write_text(json.dumps(identity, indent=1) + "\n")
+    run = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+    records = read_records(str(out / "games.jsonl"))
+    for record in records:
+        record["run"] = run
+        for bot in record["bots"]:
+            bot["spec"] = edit(bot["spec"])
+    (out / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def test_a_run_of_a_version_without_a_parameter_added_since_resumes(tmp_path):
+    """A parameter added with a default that plays as before (here `reuse`
+    as if it were new) leaves a run resumable; a default that changed since
+    (the spelled-out discount differs) does not."""
+    out = tmp_path / "run"
+    assert_ok(cli("tune", *TINY, "--out", out))
+    assert ",reuse=true," in history(out)["spec"]
+    as_an_older_version_wrote_it(out, lambda spec: spec.replace(",reuse=true,", ","))
+    before = (out / "games.jsonl").read_bytes()
+    assert_ok(cli("tune", *TINY, "--out", out))
+    assert (out / "games.jsonl").read_bytes() == before
+    assert history(out)["finished"] and history(out)["games"] == 6
+    as_an_older_version_wrote_it(out, lambda spec: spec.replace("discount=0.9", "discount=0.8"))
+    assert_clear_error(cli("tune", *TINY, "--out", out), "SPEC is", "discount=0.8",
+                       "another --out")
 
 
 def test_records_of_another_game_are_refused(tmp_path):

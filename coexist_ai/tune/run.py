@@ -16,7 +16,7 @@ from coexist_ai.match import Record
 from coexist_ai.progress import Progress
 from coexist_ai.tournament import _play_one
 from coexist_ai.tune.plan import Plan, TuneGame, iteration_result
-from coexist_ai.tune.settings import Settings, TuneError
+from coexist_ai.tune.settings import Settings, TuneError, same_bot
 from coexist_ai.tune.spsa import Dimension, Spsa
 from coexist_ai.tune.store import Store
 
@@ -182,9 +182,18 @@ def _worker_args(settings: Settings, game: TuneGame,
             [b["spec"] for b in head["bots"]], meta, settings.card_set.sha256)
 
 
+def _same_bots(recorded: object, ours: list[dict[str, Any]]) -> bool:
+    """The same seeds, and specs that name the same bots (same_bot)."""
+    return (isinstance(recorded, list) and len(recorded) == len(ours) and
+            all(isinstance(r, dict) and r.get("seed") == o["seed"] and
+                same_bot(r.get("spec"), o["spec"]) for r, o in zip(recorded, ours)))
+
+
 def _check_record(path: str, line: int, record: Record, head: dict[str, Any]) -> None:
     for key, value in head.items():
-        if record.get(key) != value:
+        same = _same_bots(record.get(key), value) if key == "bots" else \
+            record.get(key) == value
+        if not same:
             raise TuneError(
                 f"{path}:{line}: game {head['game']} is not the game this run "
                 f"plays there: its {key} is {record.get(key)!r}, the run's {value!r} (a "
@@ -213,7 +222,8 @@ def history_files(outcome: Outcome) -> tuple[str, dict[str, Any]]:
                                               *step.minus, *step.theta]))
     spsa = outcome.spsa
     document = {
-        "settings": outcome.settings.identity(), "spec": outcome.spec,
+        "settings": outcome.settings.recorded or outcome.settings.identity(),
+        "spec": outcome.spec,
         "finished": outcome.finished, "iterations_done": len(outcome.history),
         "games": outcome.games, "forfeits": outcome.forfeits,
         "start": dict(zip(names, outcome.start)), "theta": dict(zip(names, outcome.theta)),

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from coexist_ai.bots.spec import BOT_TYPES, Param, canonical_spec, parse_spec
+from coexist_ai.bots.spec import BOT_TYPES, BotSpecError, Param, canonical_spec, parse_spec
 from coexist_ai.cards import CardSet
 from coexist_ai.errors import CoexistError
 from coexist_ai.tune.plan import Plan
@@ -86,6 +86,19 @@ def _canonical(spec: str) -> str:
     return spec if name == "external" else canonical_spec(name, params)
 
 
+def same_bot(recorded: object, ours: object) -> bool:
+    """Whether a spec a run recorded names the bot `ours` names. Both are
+    spelled out again by today's parser, so a parameter added since (whose
+    default plays as before) leaves a run resumable, while a default that
+    changed does not: the recorded spec spells the old value out."""
+    if recorded == ours or not isinstance(recorded, str) or not isinstance(ours, str):
+        return recorded == ours
+    try:
+        return _canonical(recorded) == _canonical(ours)
+    except BotSpecError:        # a parameter this version no longer has
+        return False
+
+
 class Settings:
     """A tuning run's settings. `against` None: theta+ plays theta- (2
     players only); otherwise each plays the deal against that opponent."""
@@ -112,6 +125,7 @@ class Settings:
         self.rate = default_rate(iterations) if rate is None else rate
         for corner in ("low", "high"):     # a range whose ends make no bot
             self.spec([getattr(d, corner) for d in self.dimensions])
+        self.recorded: dict[str, Any] | None = None     # run.json of a resumed run
 
     def _refuse_repeats(self) -> None:
         names = [d.name for d in self.dimensions]
@@ -148,7 +162,12 @@ class Settings:
             "card_set": {"name": self.card_set.name, "sha256": self.card_set.sha256},
         }
 
+    def resume(self, recorded: dict[str, Any]) -> None:
+        """Go on with a run whose run.json (`recorded`) matches these
+        settings: its games keep the run id they were recorded under."""
+        self.recorded = recorded
+
     @property
     def run_id(self) -> str:
-        text = json.dumps(self.identity(), sort_keys=True)
+        text = json.dumps(self.recorded or self.identity(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:16]

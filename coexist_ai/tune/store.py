@@ -6,6 +6,7 @@ whole run, so that two runs never write one folder."""
 from __future__ import annotations
 
 import json
+import operator
 import os
 from collections.abc import Callable
 from typing import Any
@@ -14,10 +15,11 @@ from coexist_ai.match import Record
 
 from coexist_ai.paths import PathError, open_for_reading, write_replacing
 from coexist_ai.records import RecordWriter, numbered_records, repair_truncated_tail
-from coexist_ai.tune.settings import FORMAT, Settings, TuneError
+from coexist_ai.tune.settings import FORMAT, Settings, TuneError, same_bot
 
 RUN_FILE, GAMES_FILE = "run.json", "games.jsonl"
 CSV_FILE, JSON_FILE = "theta.csv", "theta.json"
+BOT_KEYS = {"spec", "against"}      # compared as bots (same_bot), not as text
 
 # the option that sets each setting of run.json, for the message of a resume
 # whose arguments differ from the run's
@@ -76,12 +78,14 @@ class Store:
                             [json.dumps(ours, indent=1) + "\n"])
             return
         for key in list(ours) + [k for k in theirs if k not in ours]:
-            if ours.get(key) != theirs.get(key):
+            same = same_bot if key in BOT_KEYS else operator.eq
+            if not same(theirs.get(key), ours.get(key)):
                 raise TuneError(
                     f"{self.out} holds a tuning run of other settings: its "
                     f"{OPTIONS.get(key, key)} is {_shown(key, theirs.get(key))}, this "
                     f"command's {_shown(key, ours.get(key))}; rerun with the run's "
                     f"arguments ({os.path.join(self.out, RUN_FILE)}) or use another --out")
+        settings.resume(theirs)
 
     def _read_records(self, settings: Settings,
                       echo: Callable[[str], None]) -> dict[int, tuple[int, Record]]:
