@@ -34,7 +34,8 @@ cdef extern from "cx_searcher.h" nogil:
         float margin_weight     # share of the margin reward blended in
         int policy              # CX_POLICY_*: random, light
         int rollout_depth       # turns before a rollout is cut off (0: end)
-        float discount          # a reward k rounds late counts discount^k
+        float discount          # at each node, a reward k rounds later than its
+                                # expected end counts discount^k (1: no discount)
     ctypedef struct cx_tree:
         int n_nodes             # nodes in use
         int n_edges             # edges in use
@@ -44,7 +45,7 @@ cdef extern from "cx_searcher.h" nogil:
         int action              # a move of the root
         unsigned int visits     # iterations that took it, over all threads
         unsigned int avail      # iterations in which it was legal
-        float reward            # summed rewards of the seat to move
+        double reward           # summed rewards of the seat to move
     ctypedef struct cx_searcher:
         int threads             # trees in use (one per thread)
         cx_tree trees[CX_MAX_THREADS]
@@ -52,8 +53,8 @@ cdef extern from "cx_searcher.h" nogil:
                          int threads, int max_nodes, int reuse, uint64_t seed)
     void cx_searcher_free(cx_searcher *s)
     long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
-                         long iterations, double seconds, cx_root_stat *out,
-                         int *n_out)
+                         long iterations, double seconds, long visits,
+                         cx_root_stat *out, int *n_out)
     void cx_searcher_set_stop(cx_searcher *s, int stop)
     void cx_searcher_usage(const cx_searcher *s, long *nodes, long *edges,
                            long *bytes)

@@ -68,12 +68,14 @@ cdef class Searcher:
         cx_searcher_set_stop(&self.s, 0)
 
     def search(self, Position position not None, long iterations=0,
-               double seconds=0.0):
-        """Search `position` for `iterations` (or `seconds`); returns a dict
-        with the chosen action, the iterations run, root statistics, the
-        principal line and memory use."""
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("a search needs iterations > 0 or seconds > 0")
+               double seconds=0.0, long visits=0):
+        """Search `position` for `iterations`, `seconds` or until the root
+        holds `visits` (kept ones count: 0 new iterations when a kept
+        subtree holds them), whichever ends first; returns a dict with the
+        chosen action, the iterations run, root statistics, the principal
+        line and memory use."""
+        if iterations <= 0 and seconds <= 0 and visits <= 0:
+            raise ValueError("a search needs iterations, seconds or visits > 0")
         cdef const cx_cardset *cs = position.cset()
         if cx_is_over(&position.s):
             raise ValueError("the game is over: there is nothing to search")
@@ -86,7 +88,7 @@ cdef class Searcher:
         try:
             with nogil:
                 done = cx_searcher_run(&self.s, &hidden, cs, iterations,
-                                       seconds, stats, &n)
+                                       seconds, visits, stats, &n)
             elapsed = cx_now() - start
             moves = [(stats[i].action, stats[i].visits, stats[i].avail,
                       stats[i].reward / stats[i].visits if stats[i].visits else 0.0)

@@ -276,6 +276,46 @@ def run_search_bench(card_set: CardSet | None = None, iterations: int = 20000,
     return figures
 
 
+# ---- seconds a turn -----------------------------------------------------------
+
+def turn_seconds(card_set: CardSet, spec: str, games: int = 3,
+                 seed: int = 1) -> list[Figure]:
+    """Wall seconds `spec` takes per turn (all the decisions of its turn)
+    in 2-player games against greedy, seat 0: what a person waits."""
+    turns: list[float] = []
+    choices: list[int] = []
+    for g in range(games):
+        state = _engine.State.new(card_set, players=2, seed=seed + g)
+        bots = [make_bot(spec, seed + g), make_bot("greedy")]
+        for seat, bot in enumerate(bots):
+            bot.new_game(seat, 2)
+        key = None
+        while not state.is_over():
+            seat = state.current_player
+            obs = state.observation(seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(obs)
+            if seat == 0:
+                if (state.rounds, seat) != key:
+                    key = (state.rounds, seat)
+                    turns.append(0.0)
+                    choices.append(0)
+                turns[-1] += time.perf_counter() - start
+                choices[-1] += len(obs.legal_actions()) > 1
+            state.apply(action)
+        for bot in bots:
+            bot.close()
+    ordered = sorted(turns)
+    note = f"{len(turns)} turns of {games} games against greedy"
+    return [Figure(f"{spec}: seconds a turn, mean", sum(turns) / len(turns), "s", note),
+            Figure(f"{spec}: seconds a turn, median", ordered[len(ordered) // 2], "s"),
+            Figure(f"{spec}: seconds a turn, 90th percentile",
+                   ordered[int(0.9 * len(ordered))], "s"),
+            Figure(f"{spec}: seconds a turn, longest", ordered[-1], "s"),
+            Figure(f"{spec}: decisions with a choice a turn", sum(choices) / len(choices),
+                   "", f"most {max(choices)}")]
+
+
 # ---- OpenSpiel's MCTS through the adapter ---------------------------------
 
 OPENSPIEL_GAMES = (("C engine", "coexist"), ("reference", "coexist_reference"))

@@ -38,19 +38,28 @@ def main() -> None:
 @click.option("--python", "python", is_flag=True,
               help="Measure random playouts of the C engine against the pure-Python "
                    "reference rules instead.")
+@click.option("--turns", "turns_spec", metavar="BOTSPEC",
+              help="Measure the seconds BOTSPEC takes per turn instead (what a person "
+                   "waits), over --turn-games games against greedy.")
+@click.option("--turn-games", default=3, show_default=True, type=click.IntRange(1))
 @click.option("--openspiel", "openspiel", is_flag=True,
               help="Measure OpenSpiel's MCTS through coexist_ai.openspiel, over the "
                    "C engine and over the pure-Python reference (needs [openspiel]).")
 @click.option("--simulations", default=200, show_default=True, type=click.IntRange(1),
               help="With --openspiel: MCTS simulations per search.")
 @CARDS_OPTION
-def bench(games: int | None, seed: int, search: bool, python: bool, openspiel: bool,
-          simulations: int, cards_spec: str) -> None:
+def bench(games: int | None, seed: int, search: bool, python: bool,
+          turns_spec: str | None, turn_games: int, openspiel: bool, simulations: int,
+          cards_spec: str) -> None:
     """Measure the rules engine: games/s, actions/s, copy cost, API overhead."""
     from coexist_ai.bench import (format_figures, run_bench, run_openspiel_bench,
-                                  run_python_bench, run_search_bench)
+                                  run_python_bench, run_search_bench, turn_seconds)
     card_set = card_set_option_value(cards_spec)
-    if search:
+    if turns_spec:
+        from coexist_ai.bots import make_bot
+        make_bot(turns_spec).close()              # refuse a bad spec now
+        figures = turn_seconds(card_set, turns_spec, turn_games, seed)
+    elif search:
         figures = run_search_bench(card_set)
     elif openspiel:
         figures = run_openspiel_bench(cards_spec, simulations, seed)
@@ -121,8 +130,9 @@ main.add_command(serve)
 main.add_command(protocol)
 from coexist_ai.cli_balance import balance  # noqa: E402
 main.add_command(balance)
-from coexist_ai.cli_play import play, replay  # noqa: E402
+from coexist_ai.cli_play import levels, play, replay  # noqa: E402
 main.add_command(play)
+main.add_command(levels)
 main.add_command(replay)
 from coexist_ai.cli_tune import tune  # noqa: E402
 main.add_command(tune)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -15,6 +15,7 @@ from coexist_ai.cards import FAUNAS as FAUNA_NAMES
 from coexist_ai.cards import CardSet, CardSetError, card_set_named_by, resolve_card_set
 
 if TYPE_CHECKING:
+    from coexist_ai.bots.levels import Level
     from coexist_ai.match import Record
 
 T = TypeVar("T")
@@ -28,7 +29,7 @@ CARDS_OPTION = click.option(
     help=f"Card set: a packaged set's name, 'default' ({DEFAULT_NAME}) or a path to a "
          "TOML file [default: for a saved game, the packaged set it names; else "
          "the default].")
-NEW_GAME_OPTIONS = ("players", "vs", "seat", "seed", "fauna")
+NEW_GAME_OPTIONS = ("players", "vs", "level", "seat", "seed", "fauna")
 
 
 def _card_set(spec: str | None, record: Record | None = None) -> CardSet:
@@ -41,17 +42,27 @@ def _card_set(spec: str | None, record: Record | None = None) -> CardSet:
         raise click.BadParameter(str(e), param_hint="--cards") from None
 
 
+BUDGETS = {"iterations", "time", "turn_iterations", "turn_time"}
+
+
 def with_time(spec: str, seconds: float) -> str:
-    """An ismcts spec that sets no budget searches for `seconds` a move."""
+    """An ismcts spec that sets no budget searches for `seconds` a turn
+    (all its decisions together: a person waits for the turn)."""
     name, _, rest = spec.partition(":")
     keys = {item.partition("=")[0].strip() for item in rest.split(",") if item.strip()}
-    if name.strip() != "ismcts" or keys & {"time", "iterations"}:
+    if name.strip() != "ismcts" or keys & BUDGETS:
         return spec
-    return f"{spec}{',' if rest else ':'}time={seconds:g}"
+    return f"{spec}{',' if rest else ':'}turn_time={seconds:g}"
 
 
-def opponent_specs(vs: tuple[str, ...], players: int, seconds: float) -> list[str]:
-    """One spec per opponent from --vs (none, one for all, or one each)."""
+def opponent_specs(vs: tuple[str, ...], players: int, seconds: float,
+                   level: str | None = None) -> list[str]:
+    """One spec per opponent from --vs (none, one for all, or one each) or
+    the preset of --level."""
+    if level and vs:
+        raise click.UsageError("--level and --vs: give one of them")
+    if level:
+        vs = (level_named(level).spec,)
     if not vs:
         vs = ("ismcts",)
     if len(vs) == 1:
@@ -61,6 +72,26 @@ def opponent_specs(vs: tuple[str, ...], players: int, seconds: float) -> list[st
                                  "--vs once for all of them or once per opponent",
                                  param_hint="--vs")
     return [with_time(s, seconds) for s in vs]
+
+
+def level_named(name: str) -> Level:
+    from coexist_ai.bots.levels import level
+    from coexist_ai.bots.spec import BotSpecError
+    try:
+        return level(name)
+    except BotSpecError as e:
+        raise click.BadParameter(str(e), param_hint="--level") from None
+
+
+def describe_opponents(specs: Sequence[object]) -> list[str]:
+    """A line per opponent that is a level: its name and Elo."""
+    from coexist_ai.bots.levels import level_of_spec
+    shown = []
+    for spec in dict.fromkeys(specs):
+        lv = level_of_spec(spec)
+        if lv is not None:
+            shown.append(f"Level {lv.name}: Elo {lv.elo_text()} ({lv.description}).")
+    return shown
 
 
 def default_save_path() -> str:
@@ -99,7 +130,10 @@ def _existing_records(path: str) -> list[Record]:
               help="Seats at the table: you and players-1 bots.")
 @click.option("--vs", multiple=True, metavar="BOTSPEC",
               help="Opponent bot spec: once for all opponents, or once per opponent "
-                   "in seat order [default: ismcts searching --time a move].")
+                   "in seat order [default: ismcts searching --time a turn].")
+@click.option("--level", metavar="NAME",
+              help="Opponents of a difficulty level (`coexist-ai levels`: beginner "
+                   "... expert, with their Elo) instead of --vs.")
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
               help="Your seat (seat 0 plays first).")
 @click.option("--seed", type=int, help="Deal seed (faunas and draw pile) [default: random].")
@@ -108,7 +142,8 @@ def _existing_records(path: str) -> list[Record]:
                    "[default: all drawn from the seed].")
 @click.option("--time", "seconds", default=1.0, show_default=True,
               type=click.FloatRange(0.01, 3600),
-              help="Seconds an ISMCTS bot (opponent or hint) thinks per move.")
+              help="Seconds an ISMCTS opponent whose spec sets no budget thinks per "
+                   "turn (all its decisions), and the hint bot per decision.")
 @click.option("--hint-bot", metavar="BOTSPEC",
               help="The bot that answers `hint` [default: ismcts:time=--time,reuse=false].")
 @click.option("--resume", type=click.Path(dir_okay=False),
@@ -122,10 +157,10 @@ def _existing_records(path: str) -> list[Record]:
 @COLOR_OPTION
 @click.option("--no-clear", is_flag=True, help="Never clear the screen between moves.")
 @click.pass_context
-def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed: int | None,
-         fauna: str | None, seconds: float, hint_bot: str | None, resume: str | None,
-         game: int | None, save: str | None, cards_spec: str, color: str,
-         no_clear: bool) -> None:
+def play(ctx: click.Context, players: int, vs: tuple[str, ...], level: str | None,
+         seat: int, seed: int | None, fauna: str | None, seconds: float,
+         hint_bot: str | None, resume: str | None, game: int | None, save: str | None,
+         cards_spec: str, color: str, no_clear: bool) -> None:
     """Play Coexist in the terminal against bots."""
     from coexist_ai.bots import make_bot
     from coexist_ai.cli_tournament import unique_names
@@ -154,6 +189,8 @@ def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed:
                 f"nothing to continue; see it with: coexist-ai replay {resume} "
                 f"--game {index + 1}")
         gamefile.check_card_set(record, card_set, f"{resume}: game {index + 1}")
+        for line in describe_opponents([b.get("spec") for b in record.get("bots", [])]):
+            console.write(line)
         save = save or resume
         if os.path.abspath(save) != os.path.abspath(resume):
             records, index = _existing_records(save), None
@@ -163,9 +200,11 @@ def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed:
         if seat >= players:
             raise click.BadParameter(f"{seat} is not a seat of a {players}-player game "
                                      f"(0 to {players - 1})", param_hint="--seat")
-        specs = opponent_specs(vs, players, seconds)
+        specs = opponent_specs(vs, players, seconds, level)
         for spec in specs:
             make_bot(spec).close()
+        for line in describe_opponents(specs):
+            console.write(line)
         seed = secrets.randbelow(2**31) if seed is None else seed
         specs.insert(seat, gamefile.HUMAN)
         seeds = [None if p == seat else derive_seed("play", seed, p) for p in range(players)]
@@ -179,6 +218,13 @@ def play(ctx: click.Context, players: int, vs: tuple[str, ...], seat: int, seed:
         return PlaySession(card_set, record, console, save, hint_spec, records, index)
     session = _in_game(resume, source, start) if resume else start()
     ctx.exit(session.run())
+
+
+@click.command()
+def levels() -> None:
+    """The difficulty levels, weakest first, with their Elo."""
+    from coexist_ai.bots.levels import format_levels
+    click.echo(format_levels())
 
 
 @click.command()

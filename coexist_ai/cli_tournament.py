@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.schedule import Entrant, Schedule
+from coexist_ai.schedule import MODES, Entrant, Schedule
 
 if TYPE_CHECKING:
     from coexist_ai.results import Standings
@@ -189,8 +189,8 @@ def tournament_from_config(data: dict[str, Any], path: str,
                                  "with a 'spec' (and an optional 'name')", param_hint="CONFIG")
     names = unique_names([b.get("name", b["spec"]) for b in bots])
     mode = data.get("mode", "round-robin")
-    if mode not in ("round-robin", "gauntlet"):
-        raise click.BadParameter(f"{path}: mode {mode!r}: expected round-robin or gauntlet")
+    if mode not in MODES:
+        raise click.BadParameter(f"{path}: mode {mode!r}: expected one of {', '.join(MODES)}")
     anchor = data.get("anchor", "random")
     if "anchor" in data and anchor not in names + [b["spec"] for b in bots]:
         raise click.BadParameter(f"{path}: anchor = {anchor!r} is none of the bots; "
@@ -245,7 +245,10 @@ def _refuse_options_the_config_sets(ctx: click.Context) -> None:
 @click.option("--bots", help="Comma-separated bot specs (instead of a CONFIG file).")
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4))
 @click.option("--mode", default="round-robin", show_default=True,
-              type=click.Choice(["round-robin", "gauntlet"]))
+              type=click.Choice(MODES),
+              help="round-robin: every group of bots meets; gauntlet: the first bot "
+                   "meets every other; chain: each bot (listed weakest first) meets "
+                   "its neighbours within players + 1 places.")
 @click.option("--rounds", default=10, show_default=True, type=click.IntRange(1),
               help="Deals per table; each is played under every seat rotation.")
 @click.option("--seed", default=None, type=int,

@@ -46,8 +46,13 @@ class GameSpec:
     bot_seeds: tuple[int, ...]    # per seat
 
 
+MODES = ("round-robin", "gauntlet", "chain")
+
+
 def tables_for(mode: str, n_entrants: int, players: int) -> list[Lineup]:
     """The line-ups (entrant per seat, before rotation) of a tournament."""
+    if mode == "chain":
+        return chain_tables(n_entrants, players)
     if mode == "gauntlet":
         return [(0,) + others for others in
                 itertools.combinations(range(1, n_entrants), players - 1)] \
@@ -59,6 +64,24 @@ def tables_for(mode: str, n_entrants: int, players: int) -> list[Lineup]:
     return [tuple((start + s) % n_entrants for s in range(players))
             for start in range(n_entrants)] if players % n_entrants else \
         [tuple(s % n_entrants for s in range(players))]
+
+
+def chain_tables(n_entrants: int, players: int) -> list[Lineup]:
+    """The tables of a chain: every group of `players` entrants within
+    `players` + 1 neighbours in the listed order (at 2 players, each bot
+    meets the next one and the one after). Listed weakest first, a chain
+    plays only the matches that say something about the ratings: an
+    expensive strong bot's rout of the weakest is left out, and every bot
+    is still tied to the others along two paths, not one."""
+    window = players + 1
+    if n_entrants < players:
+        return []
+    tables: dict[Lineup, None] = {}
+    for start in range(max(1, n_entrants - window + 1)):
+        neighbours = range(start, min(n_entrants, start + window))
+        for table in itertools.combinations(neighbours, players):
+            tables.setdefault(table, None)
+    return sorted(tables)
 
 
 def distinct_seatings(tables: Sequence[Lineup],

@@ -102,10 +102,14 @@ static void estimated_rewards(const cx_state *s, const cx_cardset *cs, int kind,
     }
 }
 
+int cx_ended_by_safeguard(const cx_state *s) {
+    return cx_is_over(s) && !s->end_triggered;
+}
+
 void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
                float margin_weight, float *out) {
     float base[CX_MAX_PLAYERS], score[CX_MAX_PLAYERS];
-    if (cx_is_over(s) && !s->end_triggered) {
+    if (cx_ended_by_safeguard(s)) {
         /* the round safeguard: no seat may play for it */
         for (int p = 0; p < s->n_players; p++) out[p] = 0.0f;
         return;

@@ -25,6 +25,9 @@ enum {
 void cx_reward(const cx_state *s, const cx_cardset *cs, int kind,
                float margin_weight, float *out);
 
+/* the game is over, ended by the round safeguard (no end was triggered) */
+int cx_ended_by_safeguard(const cx_state *s);
+
 /* Points each seat would score now, plus credit for the animals on its
  * board by how close they are to release (counting pool caretakers they
  * still need) and a little for other caretakers. */

@@ -18,7 +18,11 @@ typedef struct {
                              outcomes chain through cx_node.next_outcome */
     uint32_t visits;      /* iterations that took this move */
     uint32_t avail;       /* iterations in which this move was legal */
-    float reward;         /* sum of rewards of the seat that moved */
+    double reward;        /* sum of rewards of the seat that moved, each
+                             discounted from this node's time; a double:
+                             a float sum past 2^17 moves in steps of 1/64,
+                             so every reward added is rounded by up to
+                             1/128 and means drift after some 10^5 visits */
 } cx_edge;
 
 typedef struct {
@@ -26,6 +30,7 @@ typedef struct {
     uint64_t hash;        /* public hash of the position (tree reuse) */
     int32_t first_edge;   /* its moves: edges[first_edge .. +n_edges) */
     int32_t next_outcome; /* next node reached by the same edge, or -1 */
+    uint32_t visits;      /* iterations that passed through it */
     uint16_t n_edges;     /* 0 until the node is first expanded */
     uint8_t player;       /* seat to move here */
     uint8_t terminal;     /* the game is over here */
@@ -39,8 +44,8 @@ typedef struct {
     float margin_weight;  /* share of the margin reward blended in */
     int policy;           /* CX_POLICY_* for rollouts */
     int rollout_depth;    /* turns before cutting a rollout off (0: end) */
-    float discount;       /* a reward k rounds later than the end expected
-                             at the searched position counts discount^k
+    float discount;       /* at each node, a reward k rounds later than the
+                             end expected at that node counts discount^k
                              (1: no discount) */
 } cx_search_params;
 
@@ -77,7 +82,8 @@ long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
                const cx_search_params *params, long iterations,
                double deadline, const int *stop);
 
-/* the most visited line from the root; returns its length */
+/* the most visited line from the root (after a reveal, its most visited
+ * outcome); returns its length */
 int cx_tree_principal_line(const cx_tree *t, cx_action *out, int max_len);
 
 /* seconds on the monotonic clock */

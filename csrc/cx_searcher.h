@@ -13,7 +13,7 @@ typedef struct {
     int32_t action;
     uint32_t visits;      /* summed over the threads' trees */
     uint32_t avail;
-    float reward;         /* summed rewards of the seat to move */
+    double reward;        /* summed rewards of the seat to move */
 } cx_root_stat;
 
 typedef struct {
@@ -29,12 +29,15 @@ int cx_searcher_init(cx_searcher *s, const cx_search_params *params,
                      int threads, int max_nodes, int reuse, uint64_t seed);
 void cx_searcher_free(cx_searcher *s);
 
-/* Search `obs` for `iterations` in all (if > 0) or `seconds` (if > 0);
- * writes the merged root moves into `out` (room for CX_MAX_ACTIONS) and
- * their number into *n_out; returns the iterations run. */
+/* Search `obs` for `iterations` in all (if > 0), `seconds` (if > 0) or
+ * until the roots hold `visits` in all (if > 0), whichever ends first;
+ * visits kept from earlier searches count, so a kept subtree that holds
+ * them already is answered from with no new iteration. Writes the merged
+ * root moves into `out` (room for CX_MAX_ACTIONS) and their number into
+ * *n_out; returns the iterations run. */
 long cx_searcher_run(cx_searcher *s, const cx_state *obs, const cx_cardset *cs,
-                     long iterations, double seconds, cx_root_stat *out,
-                     int *n_out);
+                     long iterations, double seconds, long visits,
+                     cx_root_stat *out, int *n_out);
 
 /* Ask a running search (from another thread) to end after the iteration
  * each thread is in, with at least one done; it stays set, and every later

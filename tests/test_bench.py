@@ -63,6 +63,24 @@ def test_bench_python_times_the_c_engine_against_the_reference():
         assert f"C / reference, Python loops, {players} players" in rows
 
 
+def test_bench_turns_counts_a_turns_decisions_together():
+    """Per-turn seconds add up the decisions of each turn: a bot with a
+    budget per decision takes about as many budgets a turn as the turn
+    has decisions with a choice."""
+    from cli_process import assert_clear_error, assert_ok, cli
+    from coexist_ai.bench import turn_seconds
+    from coexist_ai.cards import default_card_set
+    figures = by_name(turn_seconds(default_card_set(), "ismcts:time=0.002", games=1))
+    mean = figures["ismcts:time=0.002: seconds a turn, mean"].value
+    choices = figures["ismcts:time=0.002: decisions with a choice a turn"].value
+    assert choices > 1.5 and mean >= 0.002 * choices
+    assert figures["ismcts:time=0.002: seconds a turn, longest"].value >= mean
+    proc = cli("bench", "--turns", "ismcts:turn_iterations=200", "--turn-games", "1")
+    assert_ok(proc)
+    assert "seconds a turn, longest" in proc.stdout
+    assert_clear_error(cli("bench", "--turns", "nosuchbot"), "unknown bot")
+
+
 def test_bench_openspiel_runs_the_same_search_over_the_engine_and_the_reference():
     from cli_process import assert_ok, cli
     proc = cli("bench", "--openspiel", "--simulations", "4")

@@ -219,7 +219,7 @@ def test_unknown_parameter_is_refused_with_the_valid_ones(name):
     ("ismcts:policy=heavy", "expected one of random, light"),
     ("ismcts:reuse=maybe", "true or false"),
     ("ismcts:c", "needs a value"),
-    ("ismcts:iterations=0", "iterations > 0 or time > 0"),
+    ("ismcts:iterations=0", "needs a budget: iterations, time, turn_time or turn_iterations"),
     ("random:seed=-1", "out of range"),
     ("greedy:max_nodes=0", "out of range"),
 ])
@@ -262,16 +262,24 @@ def test_preset_file_by_path(tmp_path):
     assert info["iterations"] == 123 and POSITIONS[0].is_legal(action)
 
 
-def test_preset_by_name(tmp_path, monkeypatch):
+def test_preset_by_name_is_the_packages_whatever_the_directory(tmp_path, monkeypatch):
+    """`preset:NAME` is a preset shipped in the package: a file of the same
+    name in the current directory's bots/presets/ (where it was looked up
+    before, so that an installed package had none) does not change it."""
     (tmp_path / "bots" / "presets").mkdir(parents=True)
-    (tmp_path / "bots" / "presets" / "wide.toml").write_text(PRESET)
+    (tmp_path / "bots" / "presets" / "quick.toml").write_text(PRESET)
     monkeypatch.chdir(tmp_path)
-    assert parse_spec("preset:wide") == parse_spec(str(tmp_path / "bots/presets/wide.toml"))
+    shipped = ROOT / "coexist_ai" / "data" / "presets" / "quick.toml"
+    assert parse_spec("preset:quick") == parse_spec(str(shipped))
+    assert parse_spec("preset:quick")[1]["iterations"] == 1000
+    with pytest.raises(BotSpecError, match="no preset 'wide'.*path/to/mine.toml"):
+        parse_spec("preset:wide")
 
 
 def test_shipped_presets_parse():
-    presets = sorted((ROOT / "bots" / "presets").glob("*.toml"))
-    assert presets
+    presets = sorted((ROOT / "coexist_ai" / "data" / "presets").glob("*.toml"))
+    assert len(presets) >= 5
+    presets += sorted((ROOT / "bots" / "presets").glob("*.toml"))   # the example
     for path in presets:
         name, params = parse_spec(str(path))
         assert name in BOT_TYPES and set(params) == {p.name for p in BOT_TYPES[name][2]}

@@ -110,6 +110,20 @@ def test_tournament_run_from_a_config_file(tmp_path):
     assert all(r["tournament"] == "gauntlet of three" for r in records)
 
 
+def test_a_chain_from_the_command_line_plays_neighbours_only(tmp_path):
+    out = tmp_path / "chain.jsonl"
+    proc = cli("tournament", "run", "--bots", "random,greedy:max_nodes=20,greedy,random",
+               "--mode", "chain", "--rounds", 1, "--seed", 2, "--jobs", 1, "--quiet",
+               "--out", out)
+    assert_ok(proc)
+    assert "4 bots, chain, 2 players, 10 games" in proc.stdout
+    met = {tuple(r["entrants"]) for r in read_records(str(out))}
+    assert {tuple(sorted(m)) for m in met} == \
+        {tuple(sorted(p)) for p in [("random#1", "greedy:max_nodes=20"), ("random#1", "greedy"),
+                                    ("greedy:max_nodes=20", "greedy"),
+                                    ("greedy:max_nodes=20", "random#2"), ("greedy", "random#2")]}
+
+
 def test_tournament_run_with_bots_and_ratings_of_two_files(tmp_path):
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     proc = cli("tournament", "run", "--bots", "random,greedy,greedy:max_nodes=50",

@@ -563,15 +563,15 @@ def test_a_searching_bot_shows_that_it_thinks(spawn, tmp_path):
     moves, each on its own line, before the person's first decision."""
     save = tmp_path / "t.jsonl"
     program = spawn("play", "--seat", 1, "--time", 0.3, "--seed", 3, "--save", save)
-    program.expect(r"seat 0 \(ismcts:time=0\.3\) is thinking [|/\\-] 0\.\ds")
+    program.expect(r"seat 0 \(ismcts:turn_time=0\.3\) is thinking [|/\\-] 0\.\ds")
     decision(program)
     program.line("quit")
     assert program.wait() == 0
     (record,) = load(save)
     bot_moves = [m for seat, m in record["moves"] if seat == 0]
-    assert bot_moves and record["bots"][0]["spec"] == "ismcts:time=0.3"
+    assert bot_moves and record["bots"][0]["spec"] == "ismcts:turn_time=0.3"
     for move in bot_moves:
-        assert f"seat 0 (ismcts:time=0.3): {move}\n" in program.text
+        assert f"seat 0 (ismcts:turn_time=0.3): {move}\n" in program.text
     assert "\x1b" not in program.text      # NO_COLOR: no control codes at all
 
 

@@ -319,11 +319,14 @@ def test_another_card_set_is_refused():
 # -- bot specs, colour, replay keys, hints --------------------------------------------
 
 def test_opponent_specs_and_time():
-    assert with_time("ismcts", 0.5) == "ismcts:time=0.5"
-    assert with_time("ismcts:c=1", 2) == "ismcts:c=1,time=2"
+    assert with_time("ismcts", 0.5) == "ismcts:turn_time=0.5"
+    assert with_time("ismcts:c=1", 2) == "ismcts:c=1,turn_time=2"
     assert with_time("ismcts:iterations=100", 2) == "ismcts:iterations=100"
+    assert with_time("ismcts:time=3", 2) == "ismcts:time=3"
+    assert with_time("ismcts:turn_iterations=100", 2) == "ismcts:turn_iterations=100"
     assert with_time("greedy", 2) == "greedy"
-    assert opponent_specs((), 3, 1.0) == ["ismcts:time=1"] * 2
+    assert opponent_specs((), 3, 1.0) == ["ismcts:turn_time=1"] * 2
+    assert opponent_specs((), 2, 1.0, "casual") == ["preset:casual"]
     assert opponent_specs(("greedy", "random"), 3, 1.0) == ["greedy", "random"]
     import click
     with pytest.raises(click.BadParameter, match="2 given for 3 opponents"):

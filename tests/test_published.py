@@ -11,7 +11,8 @@ from coexist_ai.tournament import _play_one
 from cli_process import ROOT
 
 CONFIGS = sorted((ROOT / "tournaments").glob("*.toml"))
-CHEAP = {"random", "greedy", "ismcts:iterations=1000"}
+CHEAP = {"random", "greedy", "ismcts:iterations=1000", "preset:beginner", "preset:casual",
+         "preset:strong"}
 
 
 def published(config):
@@ -32,12 +33,13 @@ def test_every_config_has_complete_published_records(config):
 
 
 def games_to_replay(tournament, limit=2):
-    """Games whose bots are all quick to run, with a search among them;
-    the first game if there is none (a table of every bot)."""
+    """Games whose bots are all quick to run, with a search among them (the
+    levels' presets are searches); the first game if there is none (a table
+    of every bot)."""
     games = list(tournament.schedule.games())
     specs = {g.index: [tournament.entrants[i].spec for i in g.lineup] for g in games}
     cheap = [g for g in games if set(specs[g.index]) <= CHEAP
-             and any(s.startswith("ismcts") for s in specs[g.index])]
+             and any(s.startswith(("ismcts", "preset:")) for s in specs[g.index])]
     return [(g, specs[g.index]) for g in (cheap[:limit] or games[:1])]
 
 

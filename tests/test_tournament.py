@@ -17,7 +17,8 @@ from cli_process import assert_ok, cli
 
 SHAPES = [("round-robin", 2, 2), ("round-robin", 3, 2), ("round-robin", 4, 3),
           ("round-robin", 2, 3), ("round-robin", 2, 4), ("round-robin", 3, 4),
-          ("gauntlet", 4, 2), ("gauntlet", 4, 3)]
+          ("gauntlet", 4, 2), ("gauntlet", 4, 3), ("chain", 6, 2), ("chain", 7, 4),
+          ("chain", 3, 2)]
 
 
 def entrants(n):
@@ -71,6 +72,21 @@ def test_round_robin_meets_every_group_of_entrants():
     assert {tuple(sorted(t)) for t in schedule.tables} == \
         {(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)}
     assert len(schedule) == 4 * 3
+
+
+def test_a_chain_meets_neighbours_only_and_ties_every_bot_twice():
+    """Listed weakest first, each bot meets the next two (at 2 players): no
+    far pair is played, and every bot but the ends meets four others, so
+    the ratings hang together along two paths."""
+    schedule = Schedule("chain", entrants(6), 2, seed=1, rounds=1)
+    assert schedule.tables == [(0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4),
+                               (3, 4), (3, 5), (4, 5)]
+    assert len(schedule) == 9 * 2
+    four = Schedule("chain", entrants(6), 4, seed=1, rounds=1)
+    assert all(max(t) - min(t) <= 4 for t in four.tables)
+    assert {e for t in four.tables for e in t} == set(range(6))
+    assert Schedule("chain", entrants(3), 2, seed=1, rounds=1).tables == \
+        Schedule("round-robin", entrants(3), 2, seed=1, rounds=1).tables
 
 
 def test_seeds_depend_on_the_tournament_seed_only():

@@ -169,6 +169,17 @@ def test_new_game_settings_and_their_refusals(client):
     assert client.get("/api/game").json()["you"] == 2, "a refused new game changes nothing"
 
 
+def test_the_levels_are_offered_with_their_elo_and_start_a_game(client):
+    from coexist_ai.bots.levels import levels
+    offered = client.get("/api/levels").json()["levels"]
+    assert [o["name"] for o in offered] == [lv.name for lv in levels()]
+    for o, lv in zip(offered, levels()):
+        assert o["spec"] == f"preset:{lv.name}" and o["elo"] == lv.elo_text()
+    answer = client.post("/api/new", json={"vs": [offered[0]["spec"]], "seed": 3})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["names"] == ["human", "preset:beginner"]
+
+
 def test_a_watched_game_takes_no_move_from_the_page(client):
     snap = client.post("/api/new", json={"watch": True, "vs": ["random"], "seed": 1}).json()
     assert snap["mode"] == "watch" and snap["you"] is None

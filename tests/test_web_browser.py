@@ -141,3 +141,26 @@ def test_a_new_game_from_the_form(tmp_path):
         assert "deal seed 9" in page.text_content("#status")
         assert not page.is_visible("#new-game")
         assert not page.errors, page.errors
+
+
+def test_a_level_picked_by_name_shows_its_elo_and_plays(tmp_path):
+    from coexist_ai.bots.levels import level
+    beginner = level("beginner")
+    with WebServer("--vs", "random", "--seed", "1", "--pace", "0", cwd=tmp_path) as server, \
+            Browser() as browser:
+        page = browser.page(server.url)
+        page.click("#new-button")
+        page.wait_for_selector("#new-level option[value='preset:beginner']", state="attached")
+        shown = page.text_content("#new-level option[value='preset:beginner']")
+        assert f"beginner: Elo {beginner.elo_text()}" in shown
+        page.select_option("#new-level", "preset:beginner")
+        page.fill("#new-form [name=vs]", "greedy")
+        page.click("#new-start")
+        page.wait_for_function("document.getElementById('new-error').textContent")
+        assert "a level or bot specs" in page.text_content("#new-error")
+        page.fill("#new-form [name=vs]", "")
+        page.click("#new-start")
+        page.wait_for_function(
+            "document.querySelector('#seat-1 h2')?.textContent.includes('preset:beginner')")
+        assert not page.is_visible("#new-game")
+        assert not page.errors, page.errors

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from coexist_ai import _search
 from coexist_ai._engine import Observation
 from coexist_ai.bots.base import Bot
+from coexist_ai.bots.turnbudget import TurnBudget
 
 if TYPE_CHECKING:
     from coexist_ai.learn.model import Model
@@ -45,6 +46,7 @@ class IsmctsBot(Bot):
     def __init__(self, spec: str, params: dict[str, Any]) -> None:
         super().__init__(spec, params)
         self.searcher = self._make_searcher()
+        self.turn_budget = self._make_turn_budget()
 
     def _make_searcher(self) -> _search.Searcher:
         p = self.params
@@ -55,8 +57,15 @@ class IsmctsBot(Bot):
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"], learned=_learned_model(p))
 
+    def _make_turn_budget(self) -> TurnBudget | None:
+        p = self.params
+        if not (p.get("turn_time") or p.get("turn_iterations")):
+            return None
+        return TurnBudget(p["turn_time"], p["turn_iterations"])
+
     def new_game(self, seat: int, num_players: int) -> None:
         self.searcher = self._make_searcher()
+        self.turn_budget = self._make_turn_budget()
 
     def stop(self) -> None:
         self.searcher.request_stop()
@@ -70,8 +79,12 @@ class IsmctsBot(Bot):
             self.info = {"iterations": 0, "forced": True}
             return legal[0]
         p = self.params
-        result = self.searcher.search(observation, iterations=p["iterations"],
-                                      seconds=p["time"])
+        if self.turn_budget is not None:
+            result = self.turn_budget.search(self.searcher, observation,
+                                             p["iterations"], p["time"])
+        else:
+            result = self.searcher.search(observation, iterations=p["iterations"],
+                                          seconds=p["time"])
         # the discount lets a fast line's mean reward pass 1 a little; what
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))

@@ -6,9 +6,9 @@ are refused with the valid ones listed.
 """
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from coexist_ai import _search
@@ -65,6 +65,8 @@ def _kind_name(kind: type) -> str:
             str: "a word"}[kind]
 
 
+PRESETS = resources.files("coexist_ai") / "data" / "presets"
+
 SEED_MAX = 2**63 - 1   # the largest signed 64-bit integer
 SEED = Param("seed", int, 0, "seed of every random choice the bot makes", 0, SEED_MAX)
 
@@ -77,8 +79,12 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
               _search.GREEDY_MAX_NODES),
         SEED]),
     "ismcts": (IsmctsBot, "determinized ISMCTS (compiled, root-parallel)", [
-        Param("iterations", int, 5000, "iterations per decision (0: use time)", 0, 10**9),
-        Param("time", float, 0.0, "seconds per decision (0: use iterations)", 0, 3600),
+        Param("iterations", int, 5000, "iterations per decision (0: none; given another budget alone, 0)", 0, 10**9),
+        Param("time", float, 0.0, "seconds per decision (0: none)", 0, 3600),
+        Param("turn_time", float, 0.0, "seconds per turn, all its decisions (0: none); "
+              "per-decision budgets still cap each decision", 0, 3600),
+        Param("turn_iterations", int, 0, "iterations per turn, all its decisions (0: none)",
+              0, 10**9),
         Param("c", float, 0.7, "UCB exploration constant", 0, 100),
         Param("reward", str, "rank", "win, rank (share of seats beaten) or margin",
               choices=("win", "rank", "margin")),
@@ -86,7 +92,7 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("policy", str, "light", "rollout policy: random or light (weighted by move kind)",
               choices=("random", "light")),
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
-        Param("discount", float, 0.9, "a result k rounds later than the end the position leads one to expect counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
+        Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),
@@ -97,6 +103,10 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
               ".npz written by `coexist-ai train`"),
         SEED]),
 }
+
+
+# ismcts budgets besides `iterations`: giving one alone drops its default
+OTHER_BUDGETS = ("time", "turn_time", "turn_iterations")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -120,10 +130,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = item.partition("=")
         _set_param(name, params, key.strip(), value.strip() if eq else None, spec)
         given.add(key.strip())
-    if name == "ismcts" and "time" in given and "iterations" not in given:
-        params["iterations"] = 0      # a time budget alone: search until time
-    if name == "ismcts" and params["iterations"] == 0 and params["time"] == 0:
-        raise BotSpecError(f"{spec!r}: ismcts needs iterations > 0 or time > 0")
+    if name == "ismcts" and given & set(OTHER_BUDGETS) and "iterations" not in given:
+        params["iterations"] = 0      # another budget alone: no iteration cap
+    if name == "ismcts" and not any(params[k] for k in ("iterations",) + OTHER_BUDGETS):
+        raise BotSpecError(f"{spec!r}: ismcts needs a budget: iterations, time, "
+                           "turn_time or turn_iterations > 0")
     if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
         raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
                            f"({2 * params['threads']} for {params['threads']} threads)")
@@ -156,10 +167,27 @@ def _set_param(name: str, params: dict[str, Any], key: str, text: str | None,
     params[key] = known[key].parse(text, spec)
 
 
+def shipped_presets() -> list[str]:
+    """Names of the presets in the package (coexist_ai/data/presets/)."""
+    return sorted(p.name[:-len(".toml")] for p in PRESETS.iterdir()
+                  if p.name.endswith(".toml"))
+
+
+def _preset_path(spec: str) -> str:
+    """The file of a preset spec: `preset:NAME` is one shipped in the
+    package, found from any directory; anything else is a path."""
+    if not spec.startswith("preset:"):
+        return spec
+    name = spec[len("preset:"):]
+    if name not in shipped_presets():
+        raise BotSpecError(f"no preset {name!r}: the shipped presets are "
+                           f"{', '.join(shipped_presets())} (a preset of your own "
+                           "goes by its path: path/to/mine.toml)")
+    return str(PRESETS / f"{name}.toml")
+
+
 def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
-    path = spec
-    if spec.startswith("preset:"):
-        path = os.path.join("bots", "presets", spec[len("preset:"):] + ".toml")
+    path = _preset_path(spec)
     try:
         with open(path, "rb") as f:
             data = tomllib.load(f)
@@ -205,9 +233,10 @@ def describe_bots() -> str:
         lines.append(f"{name}: {summary}")
         for p in params:
             extra = f" ({'|'.join(p.choices)})" if p.choices else ""
-            lines.append(f"    {p.name:<14} default {p.default!s:<9} {p.help}{extra}")
+            lines.append(f"    {p.name:<15} default {p.default!s:<9} {p.help}{extra}")
     lines.append("A spec is NAME or NAME:key=value,...; a preset file: "
-                 "path/to/preset.toml or preset:NAME (bots/presets/NAME.toml).")
+                 f"path/to/preset.toml or preset:NAME, shipped: {', '.join(shipped_presets())} "
+                 "(see `coexist-ai levels`).")
     lines.append("An external bot (any program speaking docs/protocol.md): "
                  "cmd:[move_time=S] [time_margin=S] [start_timeout=S] [cwd=DIR] "
                  "[option.NAME=VALUE ...] COMMAND, or a .toml file with bot = \"external\", "

@@ -3,6 +3,7 @@ small JSON API over the table.
 
     GET  /api/game?after=V   the game as the page draws it; with `after`,
                              waits (up to 20 s) until its version passes V
+    GET  /api/levels         the difficulty levels, weakest first, with their Elo
     POST /api/move   {"move": "house forest-red-fox", "version": V}
     POST /api/undo   POST /api/hint
     POST /api/new    {"players": 2, "vs": ["greedy"], "seat": 0, "seed": 7,
@@ -120,6 +121,9 @@ def make_app(table: Table, hosts: list[str] | None = None) -> Starlette:
             await run_in_threadpool(table.wait, int(after), LONG_POLL)
         return await snapshot()
 
+    async def get_levels(request: Request) -> Response:
+        return JSONResponse({"levels": level_list()})
+
     async def post_move(request: Request) -> Response:
         data = await body_of(request, {"move": str, "version": int})
         if "move" not in data:
@@ -178,6 +182,7 @@ def make_app(table: Table, hosts: list[str] | None = None) -> Starlette:
     routes = [
         Route("/", index),
         Route("/api/game", guarded(get_game), methods=["GET"]),
+        Route("/api/levels", guarded(get_levels), methods=["GET"]),
         Route("/api/move", guarded(post_move), methods=["POST"]),
         Route("/api/undo", guarded(post_undo), methods=["POST"]),
         Route("/api/hint", guarded(post_hint), methods=["POST"]),
@@ -193,6 +198,14 @@ def make_app(table: Table, hosts: list[str] | None = None) -> Starlette:
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=hosts)] if hosts else []
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found},
                      lifespan=lifespan, middleware=middleware)
+
+
+def level_list() -> list[dict[str, str]]:
+    """What the page's level selector offers: a level's spec is a packaged
+    preset, which the page may name."""
+    from coexist_ai.bots.levels import levels
+    return [{"name": lv.name, "spec": lv.spec, "elo": lv.elo_text(),
+             "description": lv.description} for lv in levels()]
 
 
 def _live(table: Table) -> LiveGame:

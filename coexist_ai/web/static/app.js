@@ -441,10 +441,30 @@ function openNewGame() {
   if (!dialog.open) dialog.showModal();
 }
 
+// the difficulty levels, weakest first, each with its Elo (GET /api/levels)
+async function loadLevels() {
+  const response = await fetch("/api/levels");
+  if (!response.ok) return;
+  const select = $("new-level");
+  for (const level of (await response.json()).levels) {
+    const option = document.createElement("option");
+    option.value = level.spec;
+    option.textContent = `${level.name}: Elo ${level.elo} (${level.description})`;
+    select.append(option);
+  }
+}
+
 async function startNewGame(event) {
   event.preventDefault();
   const form = new FormData($("new-form"));
-  const vs = String(form.get("vs") || "").split("\n").map((s) => s.trim()).filter(Boolean);
+  let vs = String(form.get("vs") || "").split("\n").map((s) => s.trim()).filter(Boolean);
+  if (form.get("level")) {
+    if (vs.length) {
+      $("new-error").textContent = "a level or bot specs: clear one of them";
+      return;
+    }
+    vs = [form.get("level")];
+  }
   const body = {players: Number(form.get("players")), seat: Number(form.get("seat")),
                 vs, watch: form.get("watch") === "on"};
   if (form.get("seed")) body.seed = Number(form.get("seed"));
@@ -495,5 +515,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("replay-slider").addEventListener("change", (e) =>
     send("/api/replay", {step: Number(e.target.value)}));
   document.addEventListener("keydown", keys);
+  loadLevels();
   poll();
 });
