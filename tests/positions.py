@@ -197,10 +197,10 @@ EAGER_ORDER = ("release", "assign", "apply", "recruit", "house", "move",
 
 
 def random_positions(players, seed, eager=0.0):
-    """Every position of one game from State.new(seed=seed), played with
-    seeded random moves until it is over; yields each before its move."""
+    """Every position of one game of CS from State.new(seed=seed), played
+    with seeded random moves until it is over; yields each before its move."""
     import random
-    st = State.new(players=players, seed=seed)
+    st = State.new(CS, players=players, seed=seed)
     rng = random.Random(seed)
     while not st.is_over():
         yield st
