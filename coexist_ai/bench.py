@@ -193,12 +193,14 @@ def run_python_bench(card_set: CardSet | None = None, games: int = 200, seed: in
 
 def greedy_position(card_set: CardSet, players: int, seed: int,
                     actions: int) -> _engine.State:
-    """A fixed mid-game position: `actions` moves of greedy self-play."""
+    """A fixed mid-game position: `actions` moves of greedy self-play, then
+    on to the first decision with a choice (a search of a forced move
+    measures nothing: the tree is its root)."""
     state = _engine.State.new(card_set, players=players, seed=seed)
-    for _ in range(actions):
-        if state.is_over():
-            break
+    played = 0
+    while not state.is_over() and (played < actions or len(state.legal_actions()) < 2):
         state.apply(_search.greedy_choose(state.observation())[0])
+        played += 1
     return state
 
 

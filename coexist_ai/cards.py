@@ -80,7 +80,7 @@ BYTE = 255                # every number of cx_card is a uint8_t
 # still replay.
 PACKAGED_NAMES = ("reconstructed-v1", "reconstructed-v2")
 # The default set: the one switch between them.
-DEFAULT_NAME = "reconstructed-v1"
+DEFAULT_NAME = "reconstructed-v2"
 DEFAULT_ALIASES = ("default",)
 PACKAGE_PREFIX = "<package>:"
 PACKAGED_SOURCE = PACKAGE_PREFIX + DEFAULT_NAME

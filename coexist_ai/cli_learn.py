@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from coexist_ai.cards import CardSetError, resolve_card_set
+from coexist_ai.cards import DEFAULT_NAME, CardSetError, resolve_card_set
 from coexist_ai.errors import CoexistError
 from coexist_ai.learn.model import HEADS, save_model
 
@@ -55,7 +55,7 @@ def _bot(spec: str) -> str:
 @click.option("--out", "out_path", default="learned-eval.npz", show_default=True,
               help="The model file to write (use it as ismcts:eval=learned,model=FILE).")
 @click.option("--cards", "cards_spec", default="default", show_default=True,
-              help="Card set: 'default' (reconstructed-v1) or a path to a TOML file.")
+              help=f"Card set: 'default' ({DEFAULT_NAME}) or a path to a TOML file.")
 def train(games: int, players_text: str, bot_spec: str, seed: int, jobs: int,
           positions_path: str | None, hidden: int, epochs: int, out_path: str,
           cards_spec: str) -> None:

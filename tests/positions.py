@@ -26,7 +26,7 @@ loader's consistency checks (token totals, every card in one place):
   (C 28, F 24, P 20, H 20, S 32) always hold; to empty a supply, give the
   tokens to another seat.
 - `current`, `first` (seats), `rounds`, `end_triggered`: as in the JSON.
-- `card_set`: another card set (default: the reconstructed default set).
+- `card_set`: another card set (default: reconstructed-v1, CS below).
 - `phase=None` (default): the current seat's turn starts afresh (start
   recruits asked, anti-cycle counts from the tokens present). Any other
   phase loads mid-turn with `turn` (step, capture_used, trained_up,
@@ -35,21 +35,24 @@ loader's consistency checks (token totals, every card in one place):
 import json
 
 from coexist_ai._engine import State
-from coexist_ai.cards import card_set_from_data, default_card_set
+from coexist_ai.cards import card_set_from_data, packaged_card_set
 
-CS = default_card_set()
+# The rules tests are written in the cards of reconstructed-v1 (its values,
+# needs and gains): the rules do not depend on the set, and the fixtures stay
+# put when the default set changes.
+CS = packaged_card_set("reconstructed-v1")
 FAUNAS = ("forest", "air", "sea", "savannah")
 COLOURS = "CFPHS"
 START_SUPPLY = {"C": 28, "F": 24, "P": 20, "H": 20, "S": 32}
 
 
 def card(card_id):
-    """The Card of the default set with this id."""
+    """The Card of CS with this id."""
     return CS.card(card_id)
 
 
 def variant_card_set(rules=None, effects=None, change=None, name="variant"):
-    """The default set with some [rules] numbers and animal effects changed:
+    """CS with some [rules] numbers and animal effects changed:
     effects maps an animal id to its new effect table (None: no effect);
     change(position, data), if given, edits each animal's table (its
     position among the animals, its fields as in a file) in place."""
@@ -194,10 +197,10 @@ EAGER_ORDER = ("release", "assign", "apply", "recruit", "house", "move",
 
 
 def random_positions(players, seed, eager=0.0):
-    """Every position of one game from State.new(seed=seed), played with
-    seeded random moves until it is over; yields each before its move."""
+    """Every position of one game of CS from State.new(seed=seed), played
+    with seeded random moves until it is over; yields each before its move."""
     import random
-    st = State.new(players=players, seed=seed)
+    st = State.new(CS, players=players, seed=seed)
     rng = random.Random(seed)
     while not st.is_over():
         yield st

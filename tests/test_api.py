@@ -8,11 +8,8 @@ import pytest
 
 from coexist_ai import (CHANCE_PLAYER, Location, Observation, Phase, State, action_id,
                         action_of_id, num_distinct_actions)
-from coexist_ai.cards import default_card_set
 from coexist_ai.views import AnimalView, SeatView, Tokens
-from positions import position, random_positions
-
-CS = default_card_set()
+from positions import CS, position, random_positions
 
 
 def game_positions(players, seed, eager=0.6):

@@ -121,6 +121,26 @@ def test_a_card_set_file_is_studied_under_its_own_name(tmp_path):
                                   "sha256": identical_faunas().sha256, "reconstructed": False}
 
 
+def test_a_set_with_a_large_bonus_to_one_specialty_is_reported_unfair(tmp_path):
+    """End to end, what a designer reads: two more Survival tokens a
+    protection (savannah scores the fullest track) make the study's report
+    flag savannah with an interval above the fair share, print it with a
+    `*`, and give the verdict "not fair"."""
+    path = write(identical_faunas(protect_survival=2, name="savannah-bonus"),
+                 tmp_path / "bonus.toml")
+    out = tmp_path / "bonus"
+    proc = cli("balance", path, "--players", "3", "--games", "240", "--bot", "random",
+               "--jobs", "1", "--seed", "5", "--out", out, "--quiet")
+    assert_ok(proc)
+    count = json.loads((out / "report.json").read_text())["counts"][0]
+    savannah = next(r for r in count["specialties"] if r["fauna"] == "savannah")
+    assert savannah["differs"] and savannah["low"] > 1 / 3
+    assert "savannah" in count["verdict"]["flagged"]
+    assert not count["verdict"]["within_tolerance"]
+    assert re.search(r"^ +\*savannah +\d", proc.stdout, re.M)
+    assert "fair within 3.0 points: no" in proc.stdout
+
+
 def test_the_report_names_the_command_that_plays_the_same_games(done, tmp_path):
     out, _ = done
     command = json.loads((out / "report.json").read_text())["command"]

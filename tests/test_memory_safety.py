@@ -66,7 +66,7 @@ def raw_of(st):
 
 
 def test_from_raw_checks_every_invariant():
-    st = _engine.State.new(seed=3)
+    st = _engine.State.new(CS, seed=3)       # CS: the set the raw is read back with
     raw = raw_of(st)
     raw["players"][0]["n_board"] = 255        # used to segfault legal_actions()
     with pytest.raises(StateFormatError, match="invariant 1"):

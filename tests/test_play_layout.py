@@ -56,13 +56,16 @@ def test_every_screen_of_a_game_fits_the_terminal(spawn, tmp_path, players, cols
     colour): at every prompt the last `rows` rows of output hold the whole
     screen, header first; the round and the draw pile shown are the
     position's, and the end trigger shows from the move that triggers it."""
-    from coexist_ai.cards import default_card_set
+    from coexist_ai.cards import packaged_card_set
     from coexist_ai.play.gamefile import replay_states
     save = tmp_path / "fit.jsonl"
+    # the seeds are games of reconstructed-v1 long enough (over 20 prompts)
+    # to reach every kind of screen; the layout does not depend on the set
+    cards = "reconstructed-v1"
     # the last seat: it plays after a trigger by any other seat in the round
     you = players - 1
     program = spawn("play", "--players", players, "--vs", "greedy", "--seed", seed,
-                    "--seat", you, "--save", save, cols=cols, rows=rows)
+                    "--seat", you, "--save", save, "--cards", cards, cols=cols, rows=rows)
     terminal = Terminal(program, cols, rows)
     seen = []
     while True:
@@ -77,7 +80,7 @@ def test_every_screen_of_a_game_fits_the_terminal(spawn, tmp_path, players, cols
     assert "FINAL SCORE" in "\n".join(terminal.rows())
     # what the headers said, against the positions of the record
     (record,) = load(save)
-    states = replay_states(record, default_card_set())
+    states = replay_states(record, packaged_card_set(cards))
     asked = [states[i] for i, (seat, _) in enumerate(record["moves"]) if seat == you]
     assert len(asked) == len(seen) > 20
     for st, (round_text, pile, end) in zip(asked, seen):

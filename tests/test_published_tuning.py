@@ -22,7 +22,8 @@ def settings_of(identity):
     deals = identity["deals_per_iteration"]
     settings = Settings(identity["spec"], params, identity["against"], identity["players"],
                         identity["iterations"], None, identity["seed"], identity["rate"],
-                        "default", resolve_card_set("default"))
+                        identity["card_set"]["name"],
+                        resolve_card_set(identity["card_set"]["name"]))
     assert settings.deals == 1 == deals
     return settings
 
@@ -54,6 +55,6 @@ def test_published_tuning_games_replay_with_the_current_bots(published, index):
     specs = [b["spec"] for b in record["bots"]]
     meta = {k: record[k] for k in ("run", "tournament", "seed", "game", "block", "round",
                                    "rotation", "entrants")}
-    replayed = _play_one("default", settings.players, game, specs, meta)
+    replayed = _play_one(settings.cards_spec, settings.players, game, specs, meta)
     assert replayed["moves"] == record["moves"] and replayed["ranks"] == record["ranks"]
     assert [b["seed"] for b in record["bots"]] == list(game.bot_seeds)

@@ -14,19 +14,21 @@ PLAYED = {
     "ladder.jsonl": "coexist-ai tournament run tournaments/ladder.toml --out tournaments/results/ladder.jsonl",
     "four.jsonl": "coexist-ai tournament run tournaments/four.toml --out tournaments/results/four.jsonl",
     "levels.jsonl": "coexist-ai tournament run tournaments/levels.toml --out tournaments/results/levels.jsonl",
-    "duel-10k-greedy.jsonl": "coexist-ai duel ismcts:iterations=10000 greedy --games 200 --seed 1 --out tournaments/results/duel-10k-greedy.jsonl",
-    "duel-100k-greedy.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 greedy --games 60 --seed 3 --out tournaments/results/duel-100k-greedy.jsonl",
-    "duel-100k-random.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 random --games 10 --seed 3 --out tournaments/results/duel-100k-random.jsonl",
-    "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --out tournaments/results/duel-100k-10k.jsonl",
-    "duel-learned-hand-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 200 --players 2 --seed 1 --jobs 2 --out tournaments/results/duel-learned-hand-0.1s.jsonl",
-    "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
+    "duel-10k-greedy.jsonl": "coexist-ai duel ismcts:iterations=10000 greedy --games 200 --seed 1 --cards reconstructed-v1 --out tournaments/results/duel-10k-greedy.jsonl",
+    "duel-100k-greedy.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 greedy --games 60 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-greedy.jsonl",
+    "duel-100k-random.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 random --games 10 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-random.jsonl",
+    "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-10k.jsonl",
+    "duel-learned-hand-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 200 --players 2 --seed 1 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s.jsonl",
+    "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
 }
 HEAD = """# Published results
 
 Records (one JSON line per game, `docs/formats.md`) and the tables
 `coexist-ai tournament ratings` prints from them, record by record, no game
 replayed (`python tournaments/results/regenerate_readme.py` rewrites this
-page). Card set `reconstructed-v1` (reconstructed), 2 players unless said,
+page). Card set `reconstructed-v1` (reconstructed; the default when these
+were played: the configs pin it with `cards = "reconstructed-v1"`, the duel
+commands with `--cards`), 2 players unless said,
 duplicate deals, the bots' defaults of the commit that played them. Played
 on a 2-core machine with `--jobs 2`; `--jobs` changes nothing in the games.
 
