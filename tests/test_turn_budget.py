@@ -18,7 +18,7 @@ from coexist_ai.cards import default_card_set
 CS = default_card_set()
 
 
-def turns_of(spec, games=2, players=2, seed=21):
+def turns_of(spec, games=3, players=2, seed=21):
     """Per turn of seat 0 (the bot; random opponents), the info of each of
     its searched decisions, in order."""
     turns = []
