@@ -209,7 +209,7 @@ def test_bad_parameters_are_one_error_line(tmp_path, args, needles):
     ("cmd:python bot.py", ["--param", "c=0:1"], ["external bot", "built-in"]),
     ("nobot", ["--param", "c=0:1"], ["unknown bot 'nobot'"]),
     (BOT, ["--param", "c=0.1:2", "--against", "nobot"], ["unknown bot 'nobot'"]),
-    (BOT, ["--param", "iterations=0:100"], ["needs iterations > 0"]),
+    (BOT, ["--param", "iterations=0:100"], ["needs a budget"]),
     (BOT, ["--param", "c=0.1:2", "--rate", "0"], ["--rate"]),
 ])
 def test_bad_bots_and_options_are_one_error_line(tmp_path, spec, args, needles):
