@@ -6,6 +6,7 @@ above it (no game is replayed). Run from the repository's root:
 
 tests/test_ratings.py checks that the README says what the commands print.
 """
+import shlex
 import subprocess
 
 R = "tournaments/results"
@@ -20,6 +21,8 @@ PLAYED = {
     "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-10k.jsonl",
     "duel-learned-hand-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 200 --players 2 --seed 1 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s.jsonl",
     "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
+    "duel-learned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s.jsonl",
+    "duel-learned-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s-4p.jsonl",
 }
 HEAD = """# Published results
 
@@ -47,6 +50,9 @@ PERFECT = ("10 wins in 10 games: the Elo of a perfect score is unbounded; +529 i
            "the fit's prior of one drawn game allows, and the interval is the lower bound "
            "that ten straight wins prove (the expected score is at least 0.025^(1/10) = "
            "69%, +140 Elo).\n\n")
+MAIN = ("The second bot is the default `ismcts` of commit 1696165 served over the protocol, "
+        "built by `tools/build-baseline.sh 1696165 /tmp/baseline-main` (README, "
+        "\"Stronger at equal time\").\n\n")
 SECTIONS = [  # title, files, anchor, text before the command
     ("quick.toml → quick.jsonl", ["quick.jsonl"], None, ""),
     ("quick.jsonl, anchored at greedy", ["quick.jsonl"], "greedy", ""),
@@ -62,6 +68,9 @@ SECTIONS = [  # title, files, anchor, text before the command
     ("duel-learned-hand-0.1s.jsonl", ["duel-learned-hand-0.1s.jsonl"], "ismcts:time=0.1", ""),
     ("duel-learned-hand-0.1s-4p.jsonl (4 players)", ["duel-learned-hand-0.1s-4p.jsonl"],
      "ismcts:time=0.1", ""),
+    ("duel-learned-main-0.1s.jsonl", ["duel-learned-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-learned-main-0.1s-4p.jsonl (4 players)", ["duel-learned-main-0.1s-4p.jsonl"],
+     "coexist-ai ismcts", MAIN),
     ("Everything at 2 players, merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl", "duel-10k-greedy.jsonl", "duel-100k-greedy.jsonl",
       "duel-100k-random.jsonl", "duel-100k-10k.jsonl"], "greedy", ""),
@@ -74,7 +83,7 @@ def section(title, files, anchor, text):
     table = subprocess.run(["coexist-ai", *args], capture_output=True, text=True,
                            check=True).stdout.rstrip("\n")
     played = f"`{PLAYED[files[0]]}`\n\n" if len(files) == 1 and "anchored" not in title else ""
-    return f"## {title}\n\n{played}{text}`coexist-ai {' '.join(args)}`\n\n```\n{table}\n```\n"
+    return f"## {title}\n\n{played}{text}`coexist-ai {shlex.join(args)}`\n\n```\n{table}\n```\n"
 
 
 if __name__ == "__main__":
