@@ -115,6 +115,8 @@ def bootstrap(unit_wins: Floats, unit_games: Floats, anchor: int, samples: int, 
     number)."""
     rng = np.random.default_rng(seed)
     units, n = unit_wins.shape[0], unit_wins.shape[1]
+    if units == 0:      # no pairwise result (a bot that only met itself): nothing rates
+        return np.full((samples, n), np.nan)
     chunk = max(1, min(chunk, PICKS // max(1, units)))
     flat_wins, flat_games = unit_wins.reshape(units, n * n), unit_games.reshape(units, n * n)
     out: list[Floats] = []

@@ -174,6 +174,17 @@ def test_property_any_edit_loads_or_is_a_records_error(tmp_path, duel_file, data
         pass
 
 
+def test_a_game_whose_seats_share_one_name_is_rated_without_a_crash(tmp_path, duel_file):
+    """Both seats under one name: a bot that met only itself in that game,
+    so its group has no pairwise result to resample (the bootstrap divided
+    by zero; found by the property test above)."""
+    _, lines = duel_file
+    path = edited(tmp_path, lines, lambda r: r.__setitem__("entrants", ["", ""]))
+    proc = cli("tournament", "ratings", path)
+    assert_ok(proc)
+    assert "Traceback" not in proc.stderr and "random" in proc.stdout
+
+
 def test_a_replay_that_cannot_be_played_names_the_file_and_game(tmp_path, duel_file):
     _, lines = duel_file
     path = edited(tmp_path, lines, lambda r: r["moves"].__setitem__(3, [r["moves"][3][0], "fly"]))
