@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
+from coexist_ai.bots.spec import preset_identity
 from coexist_ai.cards import CardSet, CardSetError, packaged_by_sha256, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
@@ -43,6 +44,10 @@ class Tournament:
         self.anchor = anchor
         for entrant in self.entrants:   # refuse a bad spec before any game
             make_bot(entrant.spec).close()
+        # what each preset says now, read once: an edit during the run
+        # changes neither its id nor its bots' spelled-out identity
+        self.presets = {e.spec: preset_identity(e.spec) for e in self.entrants
+                        if preset_identity(e.spec) is not None}
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property
@@ -51,6 +56,8 @@ class Tournament:
         ident = {"name": self.name, "mode": self.mode, "players": self.players,
                  "seed": self.seed, "card_set": self.card_set.sha256,
                  "entrants": [[e.name, e.spec] for e in self.entrants]}
+        if self.presets:    # (only then: the ids of runs without presets stand)
+            ident["presets"] = self.presets
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
     def meta(self, game: GameSpec) -> dict[str, Any]:

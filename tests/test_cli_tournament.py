@@ -250,3 +250,22 @@ def test_a_duel_of_300_million_games_starts_at_once_in_little_memory(tmp_path):
                         "--jobs", 1, "--quiet", "--out", out, max_memory=2 << 30) as proc:
         wait_for_records(proc, out, 2)
     assert [r["game"] for r in read_records(str(out))][:2] == [0, 1]
+
+
+def test_a_preset_edited_between_runs_makes_another_run(tmp_path):
+    """A run resumed after its preset was edited would rate two bots as one:
+    the edit makes it another run (refused on the same file), while an edit
+    of the description or a comment changes no bot and the run resumes."""
+    preset, out = tmp_path / "mine.toml", tmp_path / "d.jsonl"
+    preset.write_text('description = "mine"\nbot = "greedy"\nmax_nodes = 50\n')
+    duel = ("duel", preset, "random", "--seed", 3, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(cli(*duel, "--games", 2))
+    preset.write_text('# a comment\ndescription = "mine, renamed"\nbot = "greedy"\n'
+                      'max_nodes = 50\n')
+    again = cli(*duel, "--games", 4)
+    assert_ok(again)
+    assert "2 games already played, 2 to go" in again.stdout
+    preset.write_text('description = "mine"\nbot = "greedy"\nmax_nodes = 60\n')
+    assert_clear_error(cli(*duel, "--games", 6), "belongs to another tournament",
+                       "use another --out file")
+    assert len(read_records(str(out))) == 4

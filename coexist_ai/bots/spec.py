@@ -6,6 +6,7 @@ are refused with the valid ones listed.
 """
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -118,7 +119,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if spec.startswith("cmd:"):
         from coexist_ai.protocol.specs import params_from_command
         return "external", params_from_command(spec[len("cmd:"):], spec)
-    if spec.endswith(".toml") or spec.startswith("preset:"):
+    if is_preset(spec):
         return _parse_preset(spec)
     name, _, rest = spec.partition(":")
     if name not in BOT_TYPES:
@@ -186,15 +187,19 @@ def _preset_path(spec: str) -> str:
     return str(PRESETS / f"{name}.toml")
 
 
-def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
-    path = _preset_path(spec)
+def _read_preset(path: str, spec: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
-            data = tomllib.load(f)
+            return tomllib.load(f)
     except FileNotFoundError:
         raise BotSpecError(f"preset {spec!r}: no file {path!r}") from None
     except tomllib.TOMLDecodeError as e:
         raise BotSpecError(f"preset {path!r}: not valid TOML: {e}") from None
+
+
+def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
+    path = _preset_path(spec)
+    data = _read_preset(path, spec)
     if data.get("bot") == "external":
         from coexist_ai.protocol.specs import params_from_toml
         return "external", params_from_toml(data, path)
@@ -206,6 +211,24 @@ def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
     items = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                      for k, v in data.items())
     return parse_spec(f"{bot}:{items}" if items else bot)
+
+
+def is_preset(spec: str) -> bool:
+    return spec.startswith("preset:") or spec.endswith(".toml")
+
+
+def preset_identity(spec: str) -> str | None:
+    """What a preset file says (its bot and the parameters it sets, not
+    its description or comments), or None if `spec` is no preset. A preset
+    is a file people edit: a run's identity includes what its presets say,
+    so that a preset edited between two runs makes them two runs rather
+    than one mixing two bots. Like a spec string, it leaves defaults out:
+    a parameter added to the bots later changes no run's identity."""
+    if not is_preset(spec.strip()):
+        return None
+    data = _read_preset(_preset_path(spec.strip()), spec)
+    data.pop("description", None)
+    return json.dumps(data, sort_keys=True, default=str)
 
 
 def canonical_spec(name: str, params: dict[str, Any]) -> str:
