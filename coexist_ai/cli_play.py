@@ -59,10 +59,7 @@ def opponent_specs(vs: tuple[str, ...], players: int, seconds: float,
                    level: str | None = None) -> list[str]:
     """One spec per opponent from --vs (none, one for all, or one each) or
     the preset of --level."""
-    if level and vs:
-        raise click.UsageError("--level and --vs: give one of them")
-    if level:
-        vs = (level_named(level).spec,)
+    vs = level_specs(vs, level)
     if not vs:
         vs = ("ismcts",)
     if len(vs) == 1:
@@ -72,6 +69,18 @@ def opponent_specs(vs: tuple[str, ...], players: int, seconds: float,
                                  "--vs once for all of them or once per opponent",
                                  param_hint="--vs")
     return [with_time(s, seconds) for s in vs]
+
+
+LEVEL_OPTION = click.option(
+    "--level", metavar="NAME", help="Opponents of a difficulty level (`coexist-ai levels`: "
+    "beginner ... expert, with their Elo) instead of --vs.")
+
+
+def level_specs(vs: tuple[str, ...], level: str | None) -> tuple[str, ...]:
+    """--vs, or the spec of --level's preset (one of them)."""
+    if level and vs:
+        raise click.UsageError("--level and --vs: give one of them")
+    return (level_named(level).spec,) if level else vs
 
 
 def level_named(name: str) -> Level:
@@ -131,9 +140,7 @@ def _existing_records(path: str) -> list[Record]:
 @click.option("--vs", multiple=True, metavar="BOTSPEC",
               help="Opponent bot spec: once for all opponents, or once per opponent "
                    "in seat order [default: ismcts searching --time a turn].")
-@click.option("--level", metavar="NAME",
-              help="Opponents of a difficulty level (`coexist-ai levels`: beginner "
-                   "... expert, with their Elo) instead of --vs.")
+@LEVEL_OPTION
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
               help="Your seat (seat 0 plays first).")
 @click.option("--seed", type=int, help="Deal seed (faunas and draw pile) [default: random].")

@@ -7,12 +7,13 @@ import click
 from click.core import ParameterSource
 
 from coexist_ai.cards import FAUNAS as FAUNA_NAMES
-from coexist_ai.cli_play import CARDS_OPTION, _card_set
+from coexist_ai.cli_play import (CARDS_OPTION, LEVEL_OPTION, _card_set, describe_opponents,
+                                 level_specs)
 from coexist_ai.errors import CoexistError
 
 
 # what a new game sets, and a resumed or replayed record already has
-NEW_GAME_OPTIONS = ("vs", "players", "seat", "seed", "fauna", "watch")
+NEW_GAME_OPTIONS = ("vs", "level", "players", "seat", "seed", "fauna", "watch")
 
 
 class WebError(CoexistError):
@@ -56,6 +57,7 @@ def page_hosts(host: str) -> list[str] | None:
 @click.option("--vs", multiple=True, metavar="BOTSPEC",
               help="A bot: once for all bots, or once per bot in seat order; any spec "
                    "of `coexist-ai bots`, cmd:... included [default: ismcts thinking --time].")
+@LEVEL_OPTION
 @click.option("--players", default=2, show_default=True, type=click.IntRange(2, 4),
               help="Seats at the table.")
 @click.option("--seat", default=0, show_default=True, type=click.IntRange(0, 3),
@@ -86,7 +88,7 @@ def page_hosts(host: str) -> list[str] | None:
               help="Port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a browser.")
 @CARDS_OPTION
-def web(vs: tuple[str, ...], players: int, seat: int, seed: int | None, fauna: str | None,
+def web(vs: tuple[str, ...], level: str | None, players: int, seat: int, seed: int | None, fauna: str | None,
         seconds: float, hint_bot: str | None, watch: bool, resume: str | None,
         replay_file: str | None, game: int | None, save: str | None, pace: float, host: str,
         port: int, open_browser: bool, cards_spec: str) -> None:
@@ -112,6 +114,10 @@ def web(vs: tuple[str, ...], players: int, seat: int, seed: int | None, fauna: s
         if given:
             raise WebError(f"{', '.join(given)}: the recorded game already sets these; "
                            f"drop them with --{'resume' if resume else 'replay'}")
+    try:
+        vs = level_specs(vs, level)
+    except click.UsageError as e:     # (the web game's mistakes are one line)
+        raise WebError(e.format_message()) from None
     card_set = _card_set(cards_spec)
     hint_spec = hint_bot or f"ismcts:time={seconds:g},reuse=false"
     settings = Settings(card_set, seconds, hint_spec, save, pace, trusted=tuple(vs))
@@ -121,6 +127,8 @@ def web(vs: tuple[str, ...], players: int, seat: int, seed: int | None, fauna: s
     sock = listening_socket(host, port)
     url = url_of(sock)
     click.echo(f"Coexist web game: {url}  ({line}; Ctrl-C stops the server)", nl=True)
+    for shown in describe_opponents(vs):
+        click.echo(shown)
     if open_browser:
         import webbrowser
         webbrowser.open(url)

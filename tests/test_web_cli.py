@@ -42,6 +42,18 @@ def test_serves_this_machine_and_ctrl_c_keeps_the_game(tmp_path):
     assert sum(1 for seat, _ in record["moves"] if seat == 0) >= 3
 
 
+def test_a_level_by_name_is_the_opponent_with_its_elo(tmp_path):
+    with WebServer("--level", "beginner", "--seed", "2", "--pace", "0", "--save", "g.jsonl",
+                   cwd=tmp_path) as server:
+        assert server.get("/api/game")["names"] == ["human", "preset:beginner"]
+        play_moves(server, 2)
+        status, out, err = server.stop()
+    assert status == 0, err
+    assert "Level beginner: Elo +" in out
+    record = json.loads((tmp_path / "g.jsonl").read_text())
+    assert record["bots"][1]["spec"] == "preset:beginner"
+
+
 def test_the_terminal_game_goes_on_with_a_web_game_and_back(tmp_path):
     with WebServer("--vs", "greedy", "--seed", "6", "--pace", "0", "--save", "g.jsonl",
                    cwd=tmp_path) as server:
@@ -97,6 +109,8 @@ def busy_port():
     (["--port", "BUSY"], ["cannot listen on 127.0.0.1:", "--port"]),
     (["--resume", "a.jsonl", "--seed", "3", "--watch"], ["--seed, --watch", "--resume"]),
     (["--game", "2"], ["--game goes with --resume or --replay"]),
+    (["--level", "grandmaster"], ["no level 'grandmaster'", "beginner"]),
+    (["--level", "strong", "--vs", "greedy"], ["--level and --vs"]),
 ])
 def test_a_mistake_is_one_error_line(tmp_path, args, words):
     holder = busy_port()
