@@ -124,6 +124,7 @@ def test_default_set_loads_and_is_labelled_reconstructed(default):
 PINNED_SHA256 = {
     "reconstructed-v1": "bc3b0ac13ed5604f603ae66d5a76f909df37f9f71200e048b04deba0439db51a",
     "reconstructed-v2": "b58c52aac806457798823a0a1baf5d60a677905c3c1ded91381e7bcde253a378",
+    "reconstructed-v3": "e600f050d4b99ecd30e8459e80df376f79abbefa00c787149d1b867861f4be7a",
 }
 
 
@@ -223,6 +224,20 @@ def test_packaged_protect_gains_are_modest(packaged):
     assert survival[1] > 20   # "often 1 S"
 
 
+@pytest.mark.parametrize("name", ["reconstructed-v2", "reconstructed-v3"])
+def test_later_sets_change_only_the_numbers_of_v1(name):
+    """v2 and v3 are v1 rebalanced: the same cards in the same order, with
+    the same names, faunas, effect kinds and caretaker cards; only numbers
+    (capture, conservation, needs, protect, an effect's amount, the rules)
+    may differ."""
+    v1, later = packaged_card_set("reconstructed-v1"), packaged_card_set(name)
+    assert len(later.cards) == len(v1.cards)
+    for old, new in zip(v1.cards, later.cards):
+        kinds = [card.effect and card.effect.kind for card in (old, new)]
+        assert (new.id, new.name, new.fauna, new.colour) == \
+            (old.id, old.name, old.fauna, old.colour) and kinds[0] == kinds[1], new.id
+
+
 def test_packaged_ids_follow_the_naming_scheme(packaged):
     for card in packaged.animals():
         assert card.id.startswith(card.fauna + "-")
@@ -247,6 +262,10 @@ def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("reconstructed-v2") is default
     assert resolve_card_set("reconstructed-v1") is packaged_card_set("reconstructed-v1")
     assert resolve_card_set("reconstructed-v1") != default
+    # the candidate v3 loads by its name and is not the default (yet)
+    assert resolve_card_set("reconstructed-v3") is packaged_card_set("reconstructed-v3")
+    assert resolve_card_set("reconstructed-v3").name == "reconstructed-v3"
+    assert resolve_card_set("reconstructed-v3") != default
     assert resolve_card_set(None) is default
     assert resolve_card_set(default) is default
     path = write(tmp_path, BASE)
