@@ -36,6 +36,7 @@ cdef extern from "cx_searcher.h" nogil:
         int rollout_depth       # turns before a rollout is cut off (0: end)
         float discount          # at each node, a reward k rounds later than its
                                 # expected end counts discount^k (1: no discount)
+        float prior             # virtual visits at each new edge's prior value
     ctypedef struct cx_tree:
         int n_nodes             # nodes in use
         int n_edges             # edges in use

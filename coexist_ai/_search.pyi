@@ -39,6 +39,7 @@ class _SearchResult(TypedDict):
 class Searcher:
     def __new__(cls, c: float = 0.7, reward: str = "rank", margin_weight: float = 0.1,
                  policy: str = "light", rollout_depth: int = 0, discount: float = 1.0,
+                 prior: float = 0.0,
                  threads: int = 1, max_nodes: int = 1_000_000, reuse: bool = True,
                  seed: int = 0, learned: Model | None = None) -> Self: ...
     @property

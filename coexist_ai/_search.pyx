@@ -26,7 +26,7 @@ cdef class Searcher:
 
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
                   str policy="light", int rollout_depth=0, double discount=1.0,
-                  int threads=1,
+                  double prior=0.0, int threads=1,
                   int max_nodes=1_000_000, bint reuse=True, seed=0, learned=None):
         cdef cx_search_params p
         # learned: a checked model (coexist_ai.learn.model) for the cut-off
@@ -40,6 +40,9 @@ cdef class Searcher:
         if not 0 < discount <= 1:
             raise ValueError(f"discount {discount}: expected a number in (0, 1]")
         p.discount = discount
+        if not prior >= 0:
+            raise ValueError(f"prior {prior}: expected a number >= 0")
+        p.prior = prior
         if not 1 <= threads <= CX_MAX_THREADS or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
                              f"1..{CX_MAX_THREADS} and 2 to {MAX_TREE_NODES} nodes "
@@ -49,7 +52,7 @@ cdef class Searcher:
                               f"with {max_nodes} nodes")
         self.settings = dict(c=c, reward=reward, margin_weight=margin_weight,
                              policy=policy, rollout_depth=rollout_depth,
-                             discount=discount,
+                             discount=discount, prior=prior,
                              threads=threads, max_nodes=max_nodes, reuse=reuse,
                              seed=seed)
 

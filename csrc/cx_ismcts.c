@@ -73,18 +73,69 @@ static int expand(cx_tree *t, int node, const cx_action *moves, int n) {
         e->child = -1;
         e->visits = e->avail = 0;
         e->reward = 0.0;
+        e->prior = 0.0f;
     }
     return 1;
 }
 
+/* The prior of each move of a node just expanded: the cut-off's estimate
+ * (learned or hand-written) for the seat to move, of the position right
+ * after the move in the determinization `d`, less its mean over the
+ * node's moves. It costs one evaluation per move, once per node. */
+static void set_priors(cx_tree *t, int node, const cx_state *d,
+                       const cx_cardset *cs, const cx_search_params *prm) {
+    cx_node *nd = &t->nodes[node];
+    float reward[CX_MAX_PLAYERS], mean = 0.0f;
+    for (int i = 0; i < nd->n_edges; i++) {
+        cx_edge *e = &t->edges[nd->first_edge + i];
+        cx_state after = *d;
+        cx_apply(&after, cs, e->action);
+        cx_cutoff_reward(prm->learned, &after, cs, prm->reward_kind,
+                         prm->margin_weight, reward);
+        e->prior = reward[nd->player];
+        mean += e->prior / nd->n_edges;
+    }
+    for (int i = 0; i < nd->n_edges; i++) t->edges[nd->first_edge + i].prior -= mean;
+}
+
+/* UCB with `prior` virtual visits at each edge's prior value: a new node
+ * plays its best-looking move first and an edge's own results take over
+ * as they come, so the search need not try every move of every node once
+ * before it can prefer one. The evaluation right after a move and the
+ * results of rollouts from it are on different scales (a rollout runs
+ * `rollout_depth` turns on), so the priors are taken relative to their
+ * mean over the node's moves (set_priors) and added to the node's mean
+ * result so far: the virtual visits order the moves without pulling
+ * every mean of the node up or down. */
+static int select_with_prior(cx_edge *e, int n, const uint8_t *legal, double c,
+                             double prior) {
+    int best = -1;
+    double best_value = -1e300, sum = 0.0, seen_all = 0.0;
+    for (int i = 0; i < n; i++)
+        if (legal[i]) { sum += e[i].reward; seen_all += e[i].visits; }
+    double base = seen_all > 0 ? sum / seen_all : 0.5;
+    for (int i = 0; i < n; i++) {
+        if (!legal[i]) continue;
+        e[i].avail++;
+        double seen = e[i].visits + prior;
+        double mean = (e[i].reward + prior * (base + e[i].prior)) / seen;
+        double value = mean + c * sqrt(log((double)e[i].avail) / seen);
+        if (value > best_value) { best_value = value; best = i; }
+    }
+    return best;
+}
+
 /* Count availability and pick a move: an untried one at random, else the
- * best by UCB over availability counts. `legal` marks the edges whose move
+ * best by UCB over availability counts (with a prior weight: UCB over
+ * virtual visits, select_with_prior). `legal` marks the edges whose move
  * is legal in this determinization. */
-static int select_edge(cx_tree *t, int node, const uint8_t *legal, double c) {
+static int select_edge(cx_tree *t, int node, const uint8_t *legal, double c,
+                       double prior) {
     cx_node *nd = &t->nodes[node];
     cx_edge *e = &t->edges[nd->first_edge];
     int untried = 0, best = -1;
     double best_value = -1e300;
+    if (prior > 0) return select_with_prior(e, nd->n_edges, legal, c, prior);
     for (int i = 0; i < nd->n_edges; i++) {
         if (!legal[i]) continue;
         e[i].avail++;
@@ -235,9 +286,12 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     cx_determinize(&d, &t->rng);
     while (!cx_is_over(&d) && depth < MAX_PATH) {
         int n = cx_legal_actions(&d, cs, moves);
-        if (t->nodes[node].n_edges == 0 && !expand(t, node, moves, n)) break;
+        if (t->nodes[node].n_edges == 0) {
+            if (!expand(t, node, moves, n)) break;
+            if (prm->prior > 0) set_priors(t, node, &d, cs, prm);
+        }
         if (!mark_legal(t, node, moves, n, legal)) break;
-        int i = select_edge(t, node, legal, prm->c);
+        int i = select_edge(t, node, legal, prm->c, prm->prior);
         int ei = t->nodes[node].first_edge + i;
         int dealt_before = d.deck_pos;
         path_node[depth] = node;
@@ -258,8 +312,10 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
 }
 
 /* A root with its moves: a kept root that the full pool left unexpanded is
- * dropped for a fresh tree, where the widest move list always fits. */
-static void ensure_root(cx_tree *t, const cx_state *obs, const cx_cardset *cs) {
+ * dropped for a fresh tree, where the widest move list always fits. A new
+ * root's priors come from a determinization of its own. */
+static void ensure_root(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
+                        const cx_search_params *prm) {
     cx_action moves[CX_MAX_ACTIONS];
     int n = cx_legal_actions(obs, cs, moves);
     if (t->root >= 0 && t->nodes[t->root].n_edges > 0) return;
@@ -267,6 +323,11 @@ static void ensure_root(cx_tree *t, const cx_state *obs, const cx_cardset *cs) {
         cx_tree_clear(t);
         t->root = new_node(t, obs, 0);
         expand(t, t->root, moves, n);
+    }
+    if (prm->prior > 0) {
+        cx_state d = *obs;
+        cx_determinize(&d, &t->rng);
+        set_priors(t, t->root, &d, cs, prm);
     }
 }
 
@@ -284,7 +345,7 @@ long cx_search(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
      * lines between threads (false sharing). */
     cx_tree local = *t;
     run_consts rc = make_consts(params);
-    ensure_root(&local, obs, cs);
+    ensure_root(&local, obs, cs, params);
     while (done == 0 || ((iterations <= 0 || done < iterations) &&
                          (deadline <= 0 || cx_now() < deadline) &&
                          !stop_requested(stop))) {

@@ -23,6 +23,10 @@ typedef struct {
                              a float sum past 2^17 moves in steps of 1/64,
                              so every reward added is rounded by up to
                              1/128 and means drift after some 10^5 visits */
+    float prior;          /* the cut-off's estimate for the seat that moved
+                             right after the move, less its mean over the
+                             node's moves; set at expansion when the
+                             search has a prior weight (else 0) */
 } cx_edge;
 
 typedef struct {
@@ -47,6 +51,9 @@ typedef struct {
     float discount;       /* at each node, a reward k rounds later than the
                              end expected at that node counts discount^k
                              (1: no discount) */
+    float prior;          /* virtual visits of each edge at the node's mean
+                             plus the edge's prior (0: none, untried moves
+                             first) */
 } cx_search_params;
 
 typedef struct {

@@ -19,7 +19,9 @@ import pytest
 
 from coexist_ai._engine import State
 
-from coexist_ai._search import Searcher
+from coexist_ai._search import Searcher, cutoff_values
+from coexist_ai.bots.spec import BotSpecError
+from coexist_ai.learn.model import resolve_model
 from coexist_ai.bots import make_bot
 from coexist_ai.cards import default_card_set
 
@@ -149,6 +151,65 @@ def test_discount_changes_the_root_values():
     plain = search("ismcts:iterations=300,discount=1")
     assert values(search("ismcts:iterations=300,discount=0.9")) != values(plain)
     assert values(search("ismcts:iterations=300,discount=0.5")) != values(plain)
+
+
+def priors(position, model=None):
+    """{move: the cut-off estimate of the seat to move right after it} for
+    the moves that reveal no card (their position is the same in every
+    determinization), the search's prior of each move."""
+    out = {}
+    for action in position.legal_actions():
+        after = position.copy()
+        after.apply(action)
+        if after.draw_pile_size() == position.draw_pile_size():
+            out[action] = cutoff_values(after, model)[position.current_player]
+    return out
+
+
+# every move reveals nothing, and the two evaluations prefer different ones
+PRIOR_POSITION = midgame(seed=2, moves=30, min_legal=5)
+
+
+def best_prior(model=None):
+    expected = priors(PRIOR_POSITION, model)
+    assert len(expected) == len(PRIOR_POSITION.legal_actions())
+    best = max(expected, key=expected.get)
+    assert sorted(expected.values())[-2] < expected[best] - 1e-3, "a tie: pick another position"
+    return best
+
+
+def test_the_prior_position_tells_the_evaluations_apart():
+    assert best_prior() != best_prior(resolve_model("default"))
+
+
+@pytest.mark.parametrize("eval_kind", ["hand", "learned"])
+def test_prior_puts_the_visits_on_the_move_the_evaluation_prefers(eval_kind):
+    """With many virtual visits and no exploration every iteration takes
+    the root move whose position the cut-off's evaluation (hand or learned,
+    as the spec says) rates best; without a prior each move is tried once
+    first, so no move takes them all."""
+    best = best_prior(resolve_model("default") if eval_kind == "learned" else None)
+    spec = f"ismcts:iterations=200,c=0,eval={eval_kind}"
+    led = search(spec + ",prior=100000", PRIOR_POSITION)
+    assert [m[0] for m in led["moves"] if m[1]] == [best]
+    assert min(visits(search(spec, PRIOR_POSITION))) >= 1
+
+
+def test_a_small_prior_orders_the_moves_without_freezing_the_search():
+    """A few virtual visits make a new node's first iteration take its
+    best-looking move (without a prior: an untried move at random, here
+    another one), and every move's mean still comes from its results:
+    over 400 iterations each move is tried, as a huge prior never does."""
+    best = best_prior()
+    first = [m[0] for m in search("ismcts:iterations=1,prior=0.5", PRIOR_POSITION)["moves"] if m[1]]
+    assert first == [best]
+    assert [m[0] for m in search("ismcts:iterations=1", PRIOR_POSITION)["moves"] if m[1]] != [best]
+    assert min(visits(search("ismcts:iterations=400,prior=4", PRIOR_POSITION))) > 0
+
+
+def test_prior_must_not_be_negative():
+    with pytest.raises(BotSpecError, match="prior"):
+        make_bot("ismcts:prior=-1")
 
 
 def test_a_sure_winner_brings_the_end_about():

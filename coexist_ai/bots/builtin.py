@@ -53,7 +53,8 @@ class IsmctsBot(Bot):
         return _search.Searcher(c=p["c"], reward=p["reward"],
                               margin_weight=p["margin_weight"], policy=p["policy"],
                               rollout_depth=p["rollout_depth"],
-                              discount=p["discount"], threads=p["threads"],
+                              discount=p["discount"], prior=p["prior"],
+                              threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"], learned=_learned_model(p))
 
