@@ -23,6 +23,7 @@ PLAYED = {
     "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
     "duel-learned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s.jsonl",
     "duel-learned-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s-4p.jsonl",
+    "duel-prior-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-prior-main-0.1s-4p.jsonl",
     "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-prior-main-0.1s.jsonl",
 }
 HEAD = """# Published results
@@ -74,6 +75,8 @@ SECTIONS = [  # title, files, anchor, text before the command
      "coexist-ai ismcts", MAIN),
     ("duel-prior-main-0.1s.jsonl (reconstructed-v2)", ["duel-prior-main-0.1s.jsonl"],
      "coexist-ai ismcts", MAIN),
+    ("duel-prior-main-0.1s-4p.jsonl (4 players, reconstructed-v2)",
+     ["duel-prior-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
     ("Everything at 2 players, merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl", "duel-10k-greedy.jsonl", "duel-100k-greedy.jsonl",
       "duel-100k-random.jsonl", "duel-100k-10k.jsonl"], "greedy", ""),
