@@ -11,6 +11,7 @@ from coexist_ai.learn.model import Model
 
 REWARDS: tuple[str, ...]
 MAX_TREE_NODES: int
+MAX_PRIOR: float
 GREEDY_MAX_NODES: int
 MAX_THREADS: int
 POLICIES: tuple[str, ...]

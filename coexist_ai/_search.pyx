@@ -12,6 +12,9 @@ from coexist_ai._engine cimport (Position, cx_state, cx_cardset, cx_action,
 
 REWARDS = ("win", "rank", "margin")
 MAX_TREE_NODES = CX_MAX_TREE_NODES
+# virtual visits of a prior: past this a move's own results never count
+# (and an infinite weight turns every UCB value into NaN: no move chosen)
+MAX_PRIOR = 1e6
 GREEDY_MAX_NODES = CX_GREEDY_MAX_NODES
 MAX_THREADS = CX_MAX_THREADS
 POLICIES = ("random", "light")
@@ -40,8 +43,8 @@ cdef class Searcher:
         if not 0 < discount <= 1:
             raise ValueError(f"discount {discount}: expected a number in (0, 1]")
         p.discount = discount
-        if not prior >= 0:
-            raise ValueError(f"prior {prior}: expected a number >= 0")
+        if not 0 <= prior <= MAX_PRIOR:
+            raise ValueError(f"prior {prior}: expected a number from 0 to {MAX_PRIOR:g}")
         p.prior = prior
         if not 1 <= threads <= CX_MAX_THREADS or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "

@@ -212,6 +212,16 @@ def test_prior_must_not_be_negative():
         make_bot("ismcts:prior=-1")
 
 
+@pytest.mark.parametrize("weight", [float("inf"), float("nan"), -1.0, 1e7])
+def test_the_search_refuses_a_prior_it_cannot_use(weight):
+    """An infinite weight made every UCB value NaN, so no move was chosen
+    and the search indexed the edge before the node's first: the binding
+    refuses what the spec refuses, whoever calls it."""
+    from coexist_ai import _search
+    with pytest.raises(ValueError, match="prior"):
+        _search.Searcher(prior=weight)
+
+
 def test_a_sure_winner_brings_the_end_about():
     """Seat 0 leads by far and can release its 5th animal, which ends the
     game this round. Every line wins, so without a discount nothing tells

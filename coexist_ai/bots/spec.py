@@ -95,7 +95,8 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("prior", float, 0.0, "virtual visits of each new move at the cut-off "
-              "evaluation of the position it leads to (0: off, untried moves first)", 0, 10**6),
+              "evaluation of the position it leads to (0: off, untried moves first)", 0,
+              _search.MAX_PRIOR),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),
