@@ -145,6 +145,17 @@ def load_existing(path: StrPath | None, tournament: Tournament, standings: Stand
     return repeats.seen[tournament.run_id], repaired
 
 
+def _as_scheduled(key: str, recorded: Any) -> Any:
+    """A record's field as the schedule would have it: a bots entry may
+    also carry the name an external bot gave itself over the protocol,
+    which the schedule cannot know (without this, no run with such a bot
+    could be resumed)."""
+    if key != "bots" or not isinstance(recorded, list):
+        return recorded
+    return [{k: v for k, v in bot.items() if k != "name"} if isinstance(bot, dict) else bot
+            for bot in recorded]
+
+
 def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournament) -> None:
     where = f"{path}:{line}: game {record['game']}"
     if record["card_set"]["sha256"] != tournament.card_set.sha256:
@@ -157,7 +168,7 @@ def _check_belongs(path: StrPath, line: int, record: Record, tournament: Tournam
         raise RecordsError(f"{where} belongs to another tournament (run {record['run']!r}, "
                            f"this one is {tournament.run_id}); use another --out file")
     for key, value in tournament.record_head(record["game"]).items():
-        if record.get(key) != value:
+        if _as_scheduled(key, record.get(key)) != value:
             raise RecordsError(f"{where} is not the game this tournament's schedule has "
                                f"at {record['game']}: its {key} is {record.get(key)!r}, the "
                                f"schedule's {value!r}; use another --out file")

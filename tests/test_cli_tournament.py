@@ -3,6 +3,8 @@ processes: what they print, what they write, and how they refuse bad input
 (exit code 2, one error line, no traceback).
 """
 import re
+import shlex
+import sys
 
 import pytest
 
@@ -269,3 +271,18 @@ def test_a_preset_edited_between_runs_makes_another_run(tmp_path):
     assert_clear_error(cli(*duel, "--games", 6), "belongs to another tournament",
                        "use another --out file")
     assert len(read_records(str(out))) == 4
+
+
+def test_a_duel_with_an_external_bot_that_names_itself_resumes(tmp_path):
+    """Records keep the name an external bot gives itself over the protocol;
+    the schedule cannot know it, so resuming compared it and refused every
+    such run ("is not the game this tournament's schedule has")."""
+    bot = f"cmd:{shlex.join([sys.executable, str(ROOT / 'bots' / 'examples' / 'first_legal.py')])}"
+    out = tmp_path / "d.jsonl"
+    duel = ("duel", bot, "random", "--seed", 4, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(cli(*duel, "--games", 2))
+    assert any(b.get("name") == "first-legal" for b in read_records(str(out))[0]["bots"])
+    again = cli(*duel, "--games", 4)
+    assert_ok(again)
+    assert "2 games already played, 2 to go" in again.stdout
+    assert sorted(r["game"] for r in read_records(str(out))) == [0, 1, 2, 3]
