@@ -27,12 +27,18 @@ def _players(text: str) -> list[int]:
     return counts
 
 
-def _bot(spec: str) -> str:
-    from coexist_ai.bots.spec import parse_spec
-    name, _ = parse_spec(spec)   # a bad spec is one error line, before any game
+def _bot(spec: str) -> dict[str, Any]:
+    """What identifies the self-play bot: its spec with every parameter
+    spelled out (a default changed since does not pass for the old one) and
+    the sha256 of the model it reads, if it reads one (a file retrained in
+    place is another bot)."""
+    from coexist_ai.bots.spec import canonical_spec, model_identity, parse_spec
+    name, params = parse_spec(spec)   # a bad spec is one error line, before any game
     if name == "external":
         raise TrainError(f"--bot {spec!r}: self-play needs a built-in bot")
-    return spec
+    bot = {"bot": canonical_spec(name, params)}
+    model = model_identity(spec)
+    return bot | ({"bot_model": model} if model else {})
 
 
 @click.command()
@@ -70,7 +76,7 @@ def train(games: int, players_text: str, bot_spec: str, seed: int, jobs: int,
     for option, path in (("--out", out_path), ("--positions", positions_path)):
         _check_folder(option, path)   # before the self-play, not after
     made_with = {"games": games, "players": _players(players_text),
-                 "bot": _bot(bot_spec), "seed": seed, "card_set": card_set.sha256}
+                 **_bot(bot_spec), "seed": seed, "card_set": card_set.sha256}
     data = _positions(card_set, made_with, jobs, positions_path)
     settings = TrainSettings(hidden=hidden, epochs=epochs, seed=seed)
     with _bar(epochs, "training", "epoch") as bar:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from coexist_ai.backends import execute
 from coexist_ai.bots import make_bot
-from coexist_ai.bots.spec import preset_identity
+from coexist_ai.bots.spec import changed_defaults, model_identity, preset_identity
 from coexist_ai.cards import CardSet, CardSetError, packaged_by_sha256, resolve_card_set
 from coexist_ai.interrupts import held
 from coexist_ai.live import LiveLine
@@ -48,6 +48,12 @@ class Tournament:
         # changes neither its id nor its bots' spelled-out identity
         self.presets = {e.spec: preset_identity(e.spec) for e in self.entrants
                         if preset_identity(e.spec) is not None}
+        # which model each learned bot reads (a file retrained in place),
+        # and the defaults each relies on that changed since they began
+        self.models = {e.spec: model_identity(e.spec) for e in self.entrants
+                       if model_identity(e.spec) is not None}
+        self.defaults = {e.spec: changed_defaults(e.spec) for e in self.entrants
+                         if changed_defaults(e.spec) is not None}
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property
@@ -58,6 +64,10 @@ class Tournament:
                  "entrants": [[e.name, e.spec] for e in self.entrants]}
         if self.presets:    # (only then: the ids of runs without presets stand)
             ident["presets"] = self.presets
+        if self.models:     # (likewise)
+            ident["models"] = self.models
+        if self.defaults:
+            ident["defaults"] = self.defaults
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
     def meta(self, game: GameSpec) -> dict[str, Any]:

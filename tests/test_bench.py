@@ -33,8 +33,8 @@ def test_search_figures_come_from_the_bots_default_search():
             bytes_per_node = float(f.note.split(", ")[1].split()[0])
             assert 40 <= bytes_per_node <= 200
         assert figures[f"ISMCTS, {players} players, 2 threads / 1"].value > 0
-        learned = figures[f"ISMCTS, {players} players, 1 thread, eval=learned"]
-        assert learned.value > 0 and learned.note.endswith("x eval=hand")
+        hand = figures[f"ISMCTS, {players} players, 1 thread, eval=hand,prior=0"]
+        assert hand.value > 0 and hand.note.startswith("default: ")
     limits = [f for f in figures.values() if f.name.startswith("time budget")]
     assert len(limits) == 2 and all(f.value >= 0 for f in limits)
 
@@ -43,7 +43,8 @@ def test_the_benchmarked_searcher_has_the_bot_defaults():
     settings = default_searcher(2, 1000, 5).settings
     from coexist_ai.bots.spec import parse_spec
     _, defaults = parse_spec("ismcts")
-    for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount"):
+    for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount",
+                "prior"):
         assert settings[key] == defaults[key], key
     assert settings["threads"] == 2 and settings["reuse"] is False
 

@@ -4,10 +4,13 @@ processes: what they print, what they write, and how they refuse bad input
 """
 import re
 import shlex
+import shutil
 import sys
 
+import numpy as np
 import pytest
 
+from coexist_ai.learn.model import load_model, save_model, shipped_path
 from coexist_ai.records import read_records
 from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
                          wait_for_records)
@@ -268,6 +271,27 @@ def test_a_preset_edited_between_runs_makes_another_run(tmp_path):
     assert_ok(again)
     assert "2 games already played, 2 to go" in again.stdout
     preset.write_text('description = "mine"\nbot = "greedy"\nmax_nodes = 60\n')
+    assert_clear_error(cli(*duel, "--games", 6), "belongs to another tournament",
+                       "use another --out file")
+    assert len(read_records(str(out))) == 4
+
+
+def test_a_model_retrained_in_place_between_runs_makes_another_run(tmp_path):
+    """A model file retrained at the same path is another bot: resuming on
+    its first run's records would rate two models as one. The same bytes
+    written again (a copy, a new modification time) resume."""
+    model, out = tmp_path / "model.npz", tmp_path / "d.jsonl"
+    shutil.copyfile(shipped_path(), model)
+    duel = ("duel", f"ismcts:iterations=20,eval=learned,model={model}", "random",
+            "--seed", 3, "--jobs", 1, "--quiet", "--out", out)
+    assert_ok(cli(*duel, "--games", 2))
+    shutil.copyfile(shipped_path(), model)
+    again = cli(*duel, "--games", 4)
+    assert_ok(again)
+    assert "2 games already played, 2 to go" in again.stdout
+    retrained = load_model(model)
+    retrained.b2 = retrained.b2 + np.float32(0.5)
+    save_model(retrained, model)
     assert_clear_error(cli(*duel, "--games", 6), "belongs to another tournament",
                        "use another --out file")
     assert len(read_records(str(out))) == 4

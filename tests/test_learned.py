@@ -154,13 +154,21 @@ def test_a_bad_model_in_a_bot_spec_is_one_error_line(tmp_path):
 
 def test_a_model_without_the_learned_evaluation_is_refused():
     with pytest.raises(BotSpecError, match="eval=learned"):
-        parse_spec("ismcts:model=mine.npz")
+        parse_spec("ismcts:eval=hand,model=mine.npz")
 
 
-def test_the_shipped_model_loads():
-    model = resolve_model("default")
-    assert shipped_path().exists() and model.hidden >= 0
-    assert "coexist-ai train" in model.meta["command"]
+def test_the_shipped_models_load_and_differ():
+    """Two models ship: the default, trained on the default card set, and
+    v1 (kept so that the games played with it and the default's training
+    replay); a name that is neither and no file is one error naming both."""
+    default, first = resolve_model("default"), resolve_model("v1")
+    assert shipped_path().exists() and shipped_path("v1").exists()
+    assert default.hidden >= 0 and first.hidden >= 0
+    assert not np.array_equal(default.w2, first.w2)
+    with pytest.raises(ModelFileError, match="'default' or 'v1'"):
+        resolve_model("v9")
+    assert all("coexist-ai train" in m.meta["command"] for m in (default, first))
+    assert default.meta["positions"]["card_set"] == CS.sha256
 
 
 @pytest.fixture(scope="module")

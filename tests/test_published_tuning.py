@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 
+from coexist_ai.bots.spec import canonical_spec, parse_spec
 from coexist_ai.cards import resolve_card_set
 from coexist_ai.records import read_records
 from coexist_ai.tournament import _play_one
@@ -18,9 +19,14 @@ RUN = ROOT / "tournaments" / "tuning" / "ismcts-c-margin"
 
 
 def settings_of(identity):
+    """The settings of the command that resumes the run: its spec as the
+    run meant it, with the parameters added or changed since it was
+    recorded at what they were then (the run's spec does not set prior:
+    it predates it; today's default would be another bot)."""
     params = [f"{p['name']}={p['low']}:{p['high']}:{p['step']}" for p in identity["params"]]
     deals = identity["deals_per_iteration"]
-    settings = Settings(identity["spec"], params, identity["against"], identity["players"],
+    spec = canonical_spec(*parse_spec(identity["spec"], former=True))
+    settings = Settings(spec, params, identity["against"], identity["players"],
                         identity["iterations"], None, identity["seed"], identity["rate"],
                         identity["card_set"]["name"],
                         resolve_card_set(identity["card_set"]["name"]))

@@ -86,7 +86,7 @@ def test_intervals_are_stable_to_their_printed_digit(monkeypatch):
         for r in table.rows:
             if r.note == "":
                 seen.setdefault(r.name, []).append((r.low, r.low_se, r.high, r.high_se))
-    assert set(seen) == {"ismcts-10k", "ismcts-1k"}
+    assert {"ismcts-10k", "ismcts-1k"} <= set(seen)
     for name, ends in seen.items():
         for k in (0, 2):
             units = {tables.rounding_unit(e[k + 1]) for e in ends}
@@ -166,11 +166,11 @@ def test_the_same_bot_under_two_names_is_one_bot():
     """Regression: ismcts-10k in the ladder and ismcts:iterations=10000 in a
     duel were two rows, each with its own Elo."""
     proc = cli("tournament", "ratings", RESULTS / "ladder.jsonl",
-               RESULTS / "duel-10k-greedy.jsonl", "--anchor", "greedy")
+               RESULTS / "duel-10k-1k.jsonl", "--anchor", "greedy")
     assert_ok(proc)
     rows = table_rows(proc.stdout)
     assert set(rows) == {"ismcts-10k", "ismcts-1k", "greedy", "random"}
-    assert rows["ismcts-10k"][1] == 120 + 200
+    assert rows["ismcts-10k"][1] == rows["ismcts-1k"][1] == 120 + 200
     assert "ismcts-10k: ismcts:iterations=10000" in proc.stdout
 
 

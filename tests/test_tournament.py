@@ -232,3 +232,29 @@ def test_starting_a_run_costs_the_same_whatever_its_length(tmp_path):
     small = peak_bytes_to_start(1, tmp_path)
     huge = peak_bytes_to_start(50_000, tmp_path)     # 100,000 games
     assert huge < small + 256 * 1024, (small, huge)
+
+
+def _with_former_defaults(monkeypatch):
+    """The bots as they were before any default changed (Param.former)."""
+    from dataclasses import replace
+    from coexist_ai.bots.spec import BOT_TYPES
+    for name, (cls, help_text, params) in list(BOT_TYPES.items()):
+        monkeypatch.setitem(BOT_TYPES, name, (cls, help_text, [
+            replace(p, default=p.former_value()) for p in params]))
+
+
+def test_a_run_relying_on_a_changed_default_is_another_run(monkeypatch):
+    """A run begun before a default changed (prior 0, eval hand) and
+    resumed after would rate two bots as one: its id includes the defaults
+    it relies on that changed. A run that spells them out, or whose bots
+    have no changed default, keeps its id."""
+    # eval spelled out: the model identity alone would tell a learned bot
+    # from the hand one; the prior's default is what tells these apart
+    entrants = [Entrant("a", "ismcts:iterations=10,eval=hand"), Entrant("b", "greedy")]
+    spelled = [Entrant("a", "ismcts:iterations=10,eval=hand,prior=0"), Entrant("b", "greedy")]
+    plain = [Entrant("a", "random"), Entrant("b", "greedy")]
+    now = [Tournament("t", e, 2, "round-robin", 1, 3).run_id for e in (entrants, spelled, plain)]
+    _with_former_defaults(monkeypatch)
+    then = [Tournament("t", e, 2, "round-robin", 1, 3).run_id for e in (entrants, spelled, plain)]
+    assert now[0] != then[0]
+    assert now[1:] == then[1:]

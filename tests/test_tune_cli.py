@@ -275,3 +275,17 @@ def test_a_run_whose_first_games_are_all_forfeits_stops(tmp_path):
                        "cannot load my weights")
     assert len(read_records(str(out / "games.jsonl"))) == 4
     assert history(out)["iterations_done"] == 0
+
+
+def test_a_recorded_spec_without_a_parameter_means_its_former_value():
+    """A run's spelled-out spec that lacks `prior` was written before the
+    prior existed (it played prior=0): it is not today's default bot (prior
+    3), so a resume with today's default is refused; spelled out as it
+    played, it resumes."""
+    from coexist_ai.bots.spec import canonical_spec, parse_spec
+    from coexist_ai.tune.settings import same_bot
+    recorded = canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand")).replace(
+        "prior=3.0,", "")
+    assert "prior" not in recorded
+    assert not same_bot(recorded, canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand")))
+    assert same_bot(recorded, canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand,prior=0")))

@@ -6,6 +6,7 @@ are refused with the valid ones listed.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from dataclasses import dataclass
@@ -31,6 +32,13 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] | None = None
+    # the value the bot played with before this parameter existed or its
+    # default last changed (None: the default): what a spec written then
+    # that does not set it means
+    former: object = None
+
+    def former_value(self) -> object:
+        return self.default if self.former is None else self.former
 
     def parse(self, text: str, spec: str) -> Any:
         try:
@@ -94,16 +102,17 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
               choices=("random", "light")),
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
-        Param("prior", float, 0.0, "virtual visits of each new move at the cut-off "
+        Param("prior", float, 3.0, "virtual visits of each new move at the cut-off "
               "evaluation of the position it leads to (0: off, untried moves first)", 0,
-              _search.MAX_PRIOR),
+              _search.MAX_PRIOR, former=0.0),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),
         Param("reuse", bool, True, "keep the subtree of the position reached"),
-        Param("eval", str, "hand", "evaluation at the rollout cut-off: hand (csrc/cx_eval.c) "
-              "or learned (the model of `model`)", choices=("hand", "learned")),
-        Param("model", str, "default", "eval=learned: default (the shipped model) or a "
+        Param("eval", str, "learned", "evaluation at the rollout cut-off: hand (csrc/cx_eval.c) "
+              "or learned (the model of `model`)", choices=("hand", "learned"), former="hand"),
+        Param("model", str, "default", "eval=learned: default (the shipped model, trained "
+              "on the default card set), v1 (the first, trained on reconstructed-v1) or a "
               ".npz written by `coexist-ai train`"),
         SEED]),
 }
@@ -113,8 +122,10 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
 OTHER_BUDGETS = ("time", "turn_time", "turn_iterations")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """(bot name, {param: value}) with defaults filled in."""
+def parse_spec(spec: str, former: bool = False) -> tuple[str, dict[str, Any]]:
+    """(bot name, {param: value}) with defaults filled in, or with
+    `former` each parameter's former value (Param.former): what the spec
+    meant when the bots' defaults were those before any changed."""
     if not isinstance(spec, str) or not spec.strip():
         raise BotSpecError(f"empty bot spec {spec!r}: expected one of "
                            f"{', '.join(BOT_TYPES)} (or a preset .toml file)")
@@ -123,12 +134,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         from coexist_ai.protocol.specs import params_from_command
         return "external", params_from_command(spec[len("cmd:"):], spec)
     if is_preset(spec):
-        return _parse_preset(spec)
+        return _parse_preset(spec, former)
     name, _, rest = spec.partition(":")
     if name not in BOT_TYPES:
         raise BotSpecError(f"unknown bot {name!r} in {spec!r}: expected one of "
                            f"{', '.join(BOT_TYPES)} (see `coexist-ai bots`)")
-    params: dict[str, Any] = {p.name: p.default for p in BOT_TYPES[name][2]}
+    params: dict[str, Any] = {p.name: p.former_value() if former else p.default
+                              for p in BOT_TYPES[name][2]}
     given = set()
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
@@ -200,7 +212,7 @@ def _read_preset(path: str, spec: str) -> dict[str, Any]:
         raise BotSpecError(f"preset {path!r}: not valid TOML: {e}") from None
 
 
-def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
+def _parse_preset(spec: str, former: bool = False) -> tuple[str, dict[str, Any]]:
     path = _preset_path(spec)
     data = _read_preset(path, spec)
     if data.get("bot") == "external":
@@ -213,7 +225,7 @@ def _parse_preset(spec: str) -> tuple[str, dict[str, Any]]:
                            f"{', '.join(BOT_TYPES)} or external, got {bot!r}")
     items = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                      for k, v in data.items())
-    return parse_spec(f"{bot}:{items}" if items else bot)
+    return parse_spec(f"{bot}:{items}" if items else bot, former)
 
 
 def is_preset(spec: str) -> bool:
@@ -232,6 +244,32 @@ def preset_identity(spec: str) -> str | None:
     data = _read_preset(_preset_path(spec.strip()), spec)
     data.pop("description", None)
     return json.dumps(data, sort_keys=True, default=str)
+
+
+def changed_defaults(spec: str) -> dict[str, Any] | None:
+    """{param: value} of the defaults a spec relies on that are not what
+    they were (Param.former), or None if there is none. A run's identity
+    includes them: a run begun before a default changed and resumed after
+    would rate two bots as one, yet a parameter added since, whose default
+    plays as before, changes no run's identity."""
+    name, now = parse_spec(spec)
+    if name == "external":
+        return None
+    _, then = parse_spec(spec, former=True)
+    changed = {k: v for k, v in now.items() if then[k] != v}
+    return changed or None
+
+
+def model_identity(spec: str) -> str | None:
+    """The sha256 of the model file a learned ismcts bot reads, or None
+    for any other bot. A model file is retrained in place (the shipped one
+    with the package, a user's own at its path): a run's identity includes
+    what the model is, so games of two models are never rated as one bot's."""
+    name, params = parse_spec(spec)
+    if name != "ismcts" or params["eval"] != "learned":
+        return None
+    from coexist_ai.learn.model import model_path
+    return hashlib.sha256(model_path(params["model"]).read_bytes()).hexdigest()
 
 
 def canonical_spec(name: str, params: dict[str, Any]) -> str:

@@ -7,8 +7,11 @@ when it is read: the format tag, the feature names the search computes, the
 shapes, finite weights and positive scales. A file that fails any check is
 refused with one ModelFileError naming the file and what was wrong.
 
-The package ships one model, `coexist_ai/data/learned-eval.npz`, trained by
-the command in its `meta` (README, "Learned evaluation").
+The package ships two models, each trained by the command in its `meta`
+(README, "Learned evaluation"): `coexist_ai/data/learned-eval.npz`, named
+`default`, trained on the default card set, and the first model,
+`learned-eval-v1.npz`, named `v1`, trained on reconstructed-v1 (kept so
+that its games replay and the default's training does again).
 """
 import json
 import zipfile
@@ -26,7 +29,8 @@ from coexist_ai.learn.features import FEATURE_NAMES
 
 FORMAT = "coexist-learned-eval-1"
 HEADS = ("win", "rank", "margin")   # the reward kinds, as csrc/cx_eval.h orders them
-SHIPPED = "default"                 # the name of the model in the package
+SHIPPED = "default"                 # the name of the default model in the package
+NAMED = {SHIPPED: "learned-eval.npz", "v1": "learned-eval-v1.npz"}   # files in data/
 WEIGHTS = ("shift", "scale", "w1", "b1", "w2", "b2")
 
 
@@ -138,20 +142,25 @@ def check_model(model: Model, where: str) -> None:
         raise ModelFileError(f"model file {where!r}: scale must be > 0 everywhere")
 
 
-def shipped_path() -> Path:
-    """The path of the model that ships in the package."""
-    return Path(str(resources.files("coexist_ai") / "data" / "learned-eval.npz"))
+def shipped_path(name: str = SHIPPED) -> Path:
+    """The path of a model that ships in the package (NAMED)."""
+    return Path(str(resources.files("coexist_ai") / "data" / NAMED[name]))
+
+
+def model_path(name: str) -> Path:
+    """The file of the model a bot spec names: one of NAMED or a path."""
+    return shipped_path(name) if name in NAMED else Path(name)
 
 
 def resolve_model(name: str) -> Model:
-    """The model a bot spec names: SHIPPED or a file path (read once per
-    path and modification time)."""
-    path = shipped_path() if name == SHIPPED else Path(name)
+    """The model a bot spec names: one of NAMED or a file path (read once
+    per path and modification time)."""
+    path = model_path(name)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
         raise ModelFileError(f"model file {name!r}: no such file (expected "
-                             f"{SHIPPED!r} or the path of a .npz from "
+                             f"{' or '.join(map(repr, NAMED))} or the path of a .npz from "
                              "`coexist-ai train`)") from None
     return _cached_model(str(path), stamp)
 

@@ -78,23 +78,26 @@ def _check_range(text: str, param: Param, low: float, high: float) -> None:
                         f"{param.low:g}..{param.high:g}")
 
 
-def _canonical(spec: str) -> str:
+def _canonical(spec: str, former: bool = False) -> str:
     """A built-in bot's spec with every parameter spelled out (so that
     `greedy` and `greedy:max_nodes=20000` are one opponent); an external
-    bot's as given."""
-    name, params = parse_spec(spec)
+    bot's as given. `former`: a parameter the spec does not set takes its
+    former value (Param.former)."""
+    name, params = parse_spec(spec, former)
     return spec if name == "external" else canonical_spec(name, params)
 
 
 def same_bot(recorded: object, ours: object) -> bool:
-    """Whether a spec a run recorded names the bot `ours` names. Both are
-    spelled out again by today's parser, so a parameter added since (whose
-    default plays as before) leaves a run resumable, while a default that
-    changed does not: the recorded spec spells the old value out."""
-    if recorded == ours or not isinstance(recorded, str) or not isinstance(ours, str):
+    """Whether a spec a run recorded (spelled out when it was written) names
+    the bot `ours` names. A parameter the recorded spec lacks was added
+    since: it means the value the bot played with then (its former value),
+    so a parameter added with a default that plays as before leaves a run
+    resumable, while a default that changed does not (the recorded spec
+    spells the old value out, or lacks a parameter whose default is new)."""
+    if not isinstance(recorded, str) or not isinstance(ours, str):
         return recorded == ours
     try:
-        return _canonical(recorded) == _canonical(ours)
+        return _canonical(recorded, former=True) == _canonical(ours)
     except BotSpecError:        # a parameter this version no longer has
         return False
 

@@ -24,6 +24,8 @@ PLAYED = {
     "duel-learned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s.jsonl",
     "duel-learned-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s-4p.jsonl",
     "duel-prior-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-prior-main-0.1s-4p.jsonl",
+    "duel-default-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-default-main-0.1s.jsonl",
+    "duel-default-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-default-main-0.1s-4p.jsonl",
     "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-prior-main-0.1s.jsonl",
 }
 HEAD = """# Published results
@@ -31,11 +33,15 @@ HEAD = """# Published results
 Records (one JSON line per game, `docs/formats.md`) and the tables
 `coexist-ai tournament ratings` prints from them, record by record, no game
 replayed (`python tournaments/results/regenerate_readme.py` rewrites this
-page). Card set `reconstructed-v1` (reconstructed; the default when these
-were played: the configs pin it with `cards = "reconstructed-v1"`, the duel
-commands with `--cards`), 2 players unless said,
-duplicate deals, the bots' defaults of the commit that played them. Played
-on a 2-core machine with `--jobs 2`; `--jobs` changes nothing in the games.
+page). 2 players unless said, duplicate deals, the bots' defaults of the
+commit that played them. The configs' tables (quick, ladder, four, levels)
+are played on the default card set (reconstructed-v2) by this commit's bots
+(`tests/test_published.py` replays their games). A duel's command names its
+card set: those with `--cards reconstructed-v1` were played when v1 was the
+default, by the bots of that time: there `ismcts` without `eval` or
+`prior` is `eval=hand,prior=0` and `eval=learned` reads the v1 model
+(`model=v1` today). Played on a 2-core machine; `--jobs` changes nothing
+in the games.
 
 How to read a table (README, "Tournaments and Elo"): Elo is the
 Bradley-Terry fit of the pairwise results with one virtual drawn game per
@@ -73,13 +79,16 @@ SECTIONS = [  # title, files, anchor, text before the command
     ("duel-learned-main-0.1s.jsonl", ["duel-learned-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
     ("duel-learned-main-0.1s-4p.jsonl (4 players)", ["duel-learned-main-0.1s-4p.jsonl"],
      "coexist-ai ismcts", MAIN),
-    ("duel-prior-main-0.1s.jsonl (reconstructed-v2)", ["duel-prior-main-0.1s.jsonl"],
+    ("duel-default-main-0.1s.jsonl (the default against main's, reconstructed-v2)",
+     ["duel-default-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-default-main-0.1s-4p.jsonl (4 players, the default against main's, reconstructed-v2)",
+     ["duel-default-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-prior-main-0.1s.jsonl (reconstructed-v2, the v1 model)", ["duel-prior-main-0.1s.jsonl"],
      "coexist-ai ismcts", MAIN),
-    ("duel-prior-main-0.1s-4p.jsonl (4 players, reconstructed-v2)",
+    ("duel-prior-main-0.1s-4p.jsonl (4 players, reconstructed-v2, the v1 model)",
      ["duel-prior-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
-    ("Everything at 2 players, merged (one bot under its config name and its spec)",
-     ["quick.jsonl", "ladder.jsonl", "duel-10k-greedy.jsonl", "duel-100k-greedy.jsonl",
-      "duel-100k-random.jsonl", "duel-100k-10k.jsonl"], "greedy", ""),
+    ("quick and ladder merged (one bot under its config name and its spec)",
+     ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
 
 
