@@ -258,3 +258,14 @@ def test_a_run_relying_on_a_changed_default_is_another_run(monkeypatch):
     then = [Tournament("t", e, 2, "round-robin", 1, 3).run_id for e in (entrants, spelled, plain)]
     assert now[0] != then[0]
     assert now[1:] == then[1:]
+
+
+def test_a_learned_bot_that_names_its_model_alone_makes_a_tournament(tmp_path):
+    """`model=` without `eval=` is a learned bot now (eval's default), but
+    read as it was meant before (eval=hand) it is refused: the identity's
+    reading of the old defaults must not refuse a bot that plays today
+    (it made every such tournament and duel an error)."""
+    from coexist_ai.learn.model import shipped_path
+    spec = f"ismcts:iterations=10,model={shipped_path('v1')}"
+    t = Tournament("t", [Entrant("a", spec), Entrant("b", "random")], 2, "round-robin", 1, 3)
+    assert t.defaults[spec] == {"eval": "learned", "prior": 3.0}

@@ -154,7 +154,9 @@ def parse_spec(spec: str, former: bool = False) -> tuple[str, dict[str, Any]]:
     if name == "ismcts" and params["max_nodes"] < 2 * params["threads"]:
         raise BotSpecError(f"{spec!r}: max_nodes must be at least 2 per thread "
                            f"({2 * params['threads']} for {params['threads']} threads)")
-    if name == "ismcts":
+    if name == "ismcts" and not former:
+        # (a spec read as it was meant before is only compared, never
+        # played: `model=` without `eval` meant nothing then)
         _check_learned(params, spec)
     return name, params
 
