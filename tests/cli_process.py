@@ -11,6 +11,7 @@ the installed ones.
 import contextlib
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -39,30 +40,32 @@ def cli_argv(*args):
     return [*PYTHON, "-c", ENTRY, *map(str, args)]
 
 
-def _memory_cap(max_memory):
+def child_setup(max_memory):
     """A preexec_fn capping the address space at `max_memory` bytes (None:
     no cap), for commands that would eat the machine's memory if a bug
-    came back."""
-    if not max_memory:
-        return None
-
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
-    return limit
+    came back. It also gives the command Ctrl-C as a terminal does (the
+    default SIGINT): a suite started in the background (nohup, `&` in a
+    script) passes SIGINT ignored to its children, and the tests of Ctrl-C
+    would then see a command that cannot be interrupted."""
+    def prepare():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if max_memory:
+            resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
+    return prepare
 
 
 def cli(*args, timeout=120, max_memory=None):
     """Run one command to its end; returns the CompletedProcess (text)."""
     return subprocess.run(cli_argv(*args), cwd=ROOT, env=cli_env(), capture_output=True,
                           stdin=subprocess.DEVNULL,
-                          text=True, timeout=timeout, preexec_fn=_memory_cap(max_memory))
+                          text=True, timeout=timeout, preexec_fn=child_setup(max_memory))
 
 
 def start_cli(*args, max_memory=None):
     """Start a command without waiting (for killing it mid-run)."""
     return subprocess.Popen(cli_argv(*args), cwd=ROOT, env=cli_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            preexec_fn=_memory_cap(max_memory))
+                            preexec_fn=child_setup(max_memory))
 
 
 def lines_of(path):

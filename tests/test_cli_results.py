@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from cli_process import ROOT, assert_clear_error, assert_ok, cli, cli_argv, cli_env
+from cli_process import ROOT, assert_clear_error, assert_ok, child_setup, cli, cli_argv, cli_env
 
 FLAKY = f"cmd:{shlex.join([sys.executable, str(ROOT / 'tests' / 'seat_failing_bot.py'), '1'])}"
 
@@ -49,7 +49,7 @@ def test_ctrl_c_prints_the_standings_and_the_command_that_resumes(tmp_path):
             "--out", out]
     proc = subprocess.Popen(cli_argv(*args), cwd=ROOT, env=cli_env(), text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=child_setup(None))
     deadline = time.monotonic() + 120
     while (not out.exists() or out.read_text().count("\n") < 6) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -43,6 +43,9 @@ class Program:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:       # the child: its stdin/out/err are the pty
             try:
+                # Ctrl-C as a terminal gives it, whatever the suite inherited
+                # (started in the background, it passes SIGINT ignored)
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.chdir(cwd)
                 os.execve(sys.executable, [*PYTHON, "-c", CLI, *args], environ)
             finally:

@@ -11,14 +11,15 @@ import time
 import urllib.error
 import urllib.request
 
-from cli_process import cli_argv, cli_env
+from cli_process import child_setup, cli_argv, cli_env
 
 
 class WebServer:
     def __init__(self, *args, cwd):
         self.proc = subprocess.Popen(cli_argv("web", "--port", "0", *args), cwd=cwd,
                                      env=cli_env(), stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=child_setup(None))
         self.first_line = self.proc.stdout.readline()
         if not self.first_line.startswith("Coexist web game: http://"):
             self.proc.kill()
