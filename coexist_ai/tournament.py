@@ -31,6 +31,13 @@ CardsSpec = str | CardSet
 LiveFactory = Callable[[Standings], Callable[[int, bool], str]]
 
 
+def _identities(entrants: list[Entrant], identity: Callable[[str], Any]) -> dict[str, Any]:
+    """{spec: identity(spec)} of the entrants whose identity is not None,
+    each spec read once (a model identity reads the whole model file)."""
+    found = {e.spec: identity(e.spec) for e in entrants}
+    return {spec: value for spec, value in found.items() if value is not None}
+
+
 class Tournament:
     """Everything that defines a tournament's games."""
 
@@ -46,14 +53,11 @@ class Tournament:
             make_bot(entrant.spec).close()
         # what each preset says now, read once: an edit during the run
         # changes neither its id nor its bots' spelled-out identity
-        self.presets = {e.spec: preset_identity(e.spec) for e in self.entrants
-                        if preset_identity(e.spec) is not None}
+        self.presets = _identities(self.entrants, preset_identity)
         # which model each learned bot reads (a file retrained in place),
         # and the defaults each relies on that changed since they began
-        self.models = {e.spec: model_identity(e.spec) for e in self.entrants
-                       if model_identity(e.spec) is not None}
-        self.defaults = {e.spec: changed_defaults(e.spec) for e in self.entrants
-                         if changed_defaults(e.spec) is not None}
+        self.models = _identities(self.entrants, model_identity)
+        self.defaults = _identities(self.entrants, changed_defaults)
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property
