@@ -4,6 +4,7 @@ of an uninterrupted run; bad input is one error line, exit status 2."""
 import hashlib
 import json
 import shlex
+import shutil
 import signal
 import sys
 
@@ -289,3 +290,22 @@ def test_a_recorded_spec_without_a_parameter_means_its_former_value():
     assert "prior" not in recorded
     assert not same_bot(recorded, canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand")))
     assert same_bot(recorded, canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand,prior=0")))
+
+
+def test_a_model_retrained_in_place_between_runs_makes_another_run(tmp_path):
+    """The model file a tuned bot reads is part of the run: retrained at
+    the same path, resuming would tune two bots as one. Its own bytes
+    written again (a copy, a new modification time) resume."""
+    from coexist_ai.learn.model import load_model, save_model, shipped_path
+    model, out = tmp_path / "model.npz", tmp_path / "run"
+    shutil.copyfile(shipped_path(), model)
+    tune = ["tune", f"ismcts:iterations=20,model={model}", *TINY[1:], "--out", out]
+    assert_ok(cli(*tune))
+    before = (out / "games.jsonl").read_bytes()
+    shutil.copyfile(shipped_path(), model)
+    assert_ok(cli(*tune))
+    retrained = load_model(model)
+    retrained.b2 = retrained.b2 + 0.5
+    save_model(retrained, model)
+    assert_clear_error(cli(*tune), "model files", "another --out")
+    assert (out / "games.jsonl").read_bytes() == before

@@ -10,7 +10,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from coexist_ai.bots.spec import BOT_TYPES, BotSpecError, Param, canonical_spec, parse_spec
+from coexist_ai.bots.spec import (BOT_TYPES, BotSpecError, Param, canonical_spec,
+                              model_identity, parse_spec)
 from coexist_ai.cards import CardSet
 from coexist_ai.errors import CoexistError
 from coexist_ai.tune.plan import Plan
@@ -129,6 +130,11 @@ class Settings:
         for corner in ("low", "high"):     # a range whose ends make no bot
             self.spec([getattr(d, corner) for d in self.dimensions])
         self.recorded: dict[str, Any] | None = None     # run.json of a resumed run
+        # each model file a learned bot of the run reads, by its sha256 (read
+        # once: a model retrained in place between two runs makes two runs)
+        specs = {canonical_spec(self.bot, self.base), against}
+        self.models = {spec: sha for spec in sorted(s for s in specs if s)
+                       if (sha := model_identity(spec)) is not None}
 
     def _refuse_repeats(self) -> None:
         names = [d.name for d in self.dimensions]
@@ -154,7 +160,7 @@ class Settings:
 
     def identity(self) -> dict[str, Any]:
         """What decides the games (run.json): a resume must match it."""
-        return {
+        ident = {
             "format": FORMAT, "version": FORMAT_VERSION,
             "spec": canonical_spec(self.bot, self.base),
             "params": [{"name": d.name, "low": d.low, "high": d.high, "step": d.step}
@@ -164,6 +170,9 @@ class Settings:
             "seed": self.seed, "rate": self.rate,
             "card_set": {"name": self.card_set.name, "sha256": self.card_set.sha256},
         }
+        if self.models:     # (only then: the ids of runs without a learned bot stand)
+            ident["models"] = self.models
+        return ident
 
     def resume(self, recorded: dict[str, Any]) -> None:
         """Go on with a run whose run.json (`recorded`) matches these

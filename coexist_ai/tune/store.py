@@ -27,7 +27,7 @@ OPTIONS = {"spec": "SPEC", "params": "--param", "against": "--against",
            "players": "--players", "iterations": "--iterations",
            "deals_per_iteration": "--games-per-iteration (deals)", "seed": "--seed",
            "rate": "--rate", "card_set": "--cards", "format": "format",
-           "version": "format version"}
+           "version": "format version", "models": "model files (sha256 by bot)"}
 
 
 def recorded_seed(out: str | None) -> int | None:
