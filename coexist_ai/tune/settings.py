@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from coexist_ai.bots.spec import (BOT_TYPES, BotSpecError, Param, canonical_spec,
-                              model_identity, parse_spec)
+                                  model_identity, parse_spec)
 from coexist_ai.cards import CardSet
 from coexist_ai.errors import CoexistError
 from coexist_ai.tune.plan import Plan
