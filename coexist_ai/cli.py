@@ -87,12 +87,23 @@ def cards() -> None:
 
 @cards.command("check")
 @click.argument("path")
-def cards_check(path: str) -> None:
+@click.option("--design", is_flag=True,
+              help="Also check RULES.md's design rules of a packaged set (published "
+                   "counts, values rising with needs, \"often 1 S\"...); exit 1 if one breaks.")
+def cards_check(path: str, design: bool) -> None:
     """Validate a card-set TOML file."""
     card_set = card_set_option_value(path)
     click.echo(f"{path}: card set {card_set.name!r} is valid: "
                f"{len(card_set.animals())} animals, {len(card_set.caretakers())} "
                f"caretaker cards, sha256 {card_set.sha256}")
+    if design:
+        from coexist_ai.balance.design import design_problems
+        problems = design_problems(card_set)
+        for problem in problems:
+            click.echo(f"design: {problem}")
+        click.echo(f"design rules: {len(problems) or 'none'} broken")
+        if problems:
+            raise SystemExit(1)
 
 
 @cards.command("report")

@@ -199,3 +199,19 @@ def test_a_record_replays_with_the_packaged_set_it_names(tmp_path, name):
     assert "place" in proc.stdout
     others = [n for n in PACKAGED_NAMES if n != name]
     assert_clear_error(cli("replay", out, "--to-end", "--cards", others[0]), name)
+
+
+def test_cards_check_design_passes_a_packaged_set_and_names_what_a_variant_breaks(tmp_path):
+    good = cli("cards", "check", "--design", "reconstructed-v2")
+    assert_ok(good)
+    assert "design rules: none broken" in good.stdout
+    # four faunas copying forest's animals lack the effect kinds forest has not
+    variant = write(identical_faunas(), tmp_path / "same.toml")
+    bad = cli("cards", "check", "--design", str(variant))
+    assert bad.returncode == 1, bad.stderr
+    assert "Traceback" not in bad.stderr
+    assert "is valid" in bad.stdout
+    assert re.search(r"design: effect skip_survival is on 0 animals", bad.stdout)
+    plain = cli("cards", "check", str(variant))   # without --design: schema only
+    assert_ok(plain)
+    assert "design:" not in plain.stdout and "design rules" not in plain.stdout

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from coexist_ai._engine import CoreCardSet
+from coexist_ai.balance.design import design_problems, spearman
 from coexist_ai.cards import (
     CARETAKER_COLOURS, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
     MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT, TOKEN_COLOURS,
@@ -142,19 +143,10 @@ def test_packaged_file_header_says_reconstructed(name):
     assert "prints no card list" in header
 
 
-def test_packaged_set_has_ten_animals_and_ten_caretakers_per_fauna(packaged):
-    assert packaged.faunas() == FAUNAS
-    for fauna in FAUNAS:
-        assert len(packaged.animals(fauna)) == 10
-        assert len(packaged.caretakers(fauna)) == 10
-
-
-def test_packaged_caretaker_colours_are_weighted_like_the_supply(packaged):
-    for fauna in FAUNAS:
-        counts = Counter(card.colour for card in packaged.caretakers(fauna))
-        c, f, p, h = (counts[colour] for colour in CARETAKER_COLOURS)
-        assert c >= f >= p >= h >= 1, (fauna, counts)
-        assert c > h
+def test_packaged_set_keeps_the_design_rules(packaged):
+    """RULES.md "Card set": counts, caretaker weights, effect spread, S needs,
+    value ranges, values rising with needs, modest protect gains."""
+    assert design_problems(packaged) == []
 
 
 def test_packaged_cards_are_indexed_animals_first(packaged):
@@ -163,65 +155,41 @@ def test_packaged_cards_are_indexed_animals_first(packaged):
     assert not any(card.is_animal for card in packaged.cards[40:])
 
 
-def test_every_effect_kind_is_on_two_animals_of_different_faunas(packaged):
-    faunas_of = {kind: [] for kind in EFFECT_KINDS}
-    for card in packaged.animals():
-        if card.effect:
-            faunas_of[card.effect.kind].append(card.fauna)
-    for kind, faunas in faunas_of.items():
-        assert len(faunas) >= 2, kind
-        assert len(set(faunas)) >= 2, kind
+def design_variant(default, change):
+    """The default set as data, changed by `change(animals, caretakers)`."""
+    data = json.loads(default.canonical_json())
+    change(data["animal"], data["caretaker"])
+    return card_set_from_data(data, "<variant>")
 
 
-def test_some_animals_of_every_fauna_need_a_survival_token(packaged):
-    needing = [card for card in packaged.animals() if card.needs[S]]
-    assert 0.15 <= len(needing) / 40 <= 0.35
-    assert {card.fauna for card in needing} == set(FAUNAS)
+def set_all(cards, field, value):
+    for card in cards:
+        card[field] = value
 
 
-def test_packaged_capture_and_conservation_ranges(packaged):
-    for card in packaged.animals():
-        assert 1 <= card.capture <= 7, card.id
-        assert 1 <= card.conservation <= 9, card.id
-    assert {card.capture for card in packaged.animals()} >= {1, 7}
-    assert {card.conservation for card in packaged.animals()} >= {1, 9}
+@pytest.mark.parametrize("change, words", [
+    (lambda a, k: a.pop(), "has 9 animals"),
+    (lambda a, k: set_all(k[:10], "colour", "H"), "not weighted like the supply"),
+    (lambda a, k: [card.update(effect=None) for card in a
+                   if card.get("effect") and card["effect"]["kind"] == "house_one"],
+     "effect house_one is on 0 animals"),
+    (lambda a, k: [card["needs"].pop("S", None) for card in a], "no animal of"),
+    (lambda a, k: set_all(a, "capture", 3), "no animal has capture 1"),
+    (lambda a, k: a[0].update(conservation=9), "at most 3"),
+    (lambda a, k: [card.update(conservation=5 - card["conservation"] % 5) for card in a],
+     "rank correlation"),
+    (lambda a, k: [card["protect"].update(S=2) for card in a], "often 1 S"),
+    (lambda a, k: a[0]["protect"].update(C=3, F=1), "caretakers on protect"),
+])
+def test_design_rules_name_what_a_variant_breaks(default, change, words):
+    problems = design_problems(design_variant(default, change))
+    assert any(words in problem for problem in problems), problems
 
 
-def test_packaged_conservation_rises_with_what_an_animal_needs(packaged):
-    for card in packaged.animals():
-        tokens = sum(card.needs)
-        high_tier = card.needs[2] + card.needs[3]   # P and H
-        if tokens <= 2:
-            assert card.conservation <= 3, card.id
-        if tokens >= 5 and high_tier:
-            assert card.conservation >= 7, card.id
-    costs = [sum(card.needs) for card in packaged.animals()]
-    values = [card.conservation for card in packaged.animals()]
-    assert spearman(costs, values) > 0.85
-
-
-def spearman(xs, ys):
-    def ranks(values):
-        order = sorted(values)
-        # average rank of ties: first and last position of the value
-        return [(order.index(v) + len(order) - order[::-1].index(v) - 1) / 2
-                for v in values]
-    rx, ry = ranks(xs), ranks(ys)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    var = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
-    return cov / var
-
-
-def test_packaged_protect_gains_are_modest(packaged):
-    survival = Counter()
-    for card in packaged.animals():
-        caretakers = sum(card.protect[:S])
-        assert 1 <= caretakers <= 3, card.id
-        survival[card.protect[S]] += 1
-    assert set(survival) <= {0, 1, 2}
-    assert survival[1] > survival[2] > 0
-    assert survival[1] > 20   # "often 1 S"
+def test_spearman_of_known_lists():
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert spearman([1, 1, 2, 2], [1, 2, 3, 4]) == pytest.approx(0.894427, abs=1e-6)
 
 
 @pytest.mark.parametrize("name", ["reconstructed-v2", "reconstructed-v3"])
