@@ -31,6 +31,7 @@ PLAYED = {
     "duel-prior-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-prior-main-0.1s-4p.jsonl",
     "duel-default-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-default-main-0.1s.jsonl",
     "duel-default-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-default-main-0.1s-4p.jsonl",
+    "duel-tuned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,c=0.261,prior=4.39,margin_weight=0.056,rollout_depth=6 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-tuned-main-0.1s.jsonl",
     "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-prior-main-0.1s.jsonl",
 }
 HEAD = """# Published results
@@ -102,6 +103,8 @@ SECTIONS = [  # title, files, anchor, text before the command
      "coexist-ai ismcts", MAIN),
     ("duel-prior-main-0.1s-4p.jsonl (4 players, reconstructed-v2, the v1 model)",
      ["duel-prior-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-tuned-main-0.1s.jsonl (the SPSA run's values at 2 players against main's, reconstructed-v2)",
+     ["duel-tuned-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
