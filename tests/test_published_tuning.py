@@ -16,6 +16,8 @@ from coexist_ai.tune import Settings, tune
 from cli_process import ROOT
 
 RUN = ROOT / "tournaments" / "tuning" / "ismcts-c-margin"
+# a run at a time budget: its games cannot replay move for move, its history can
+TIMED_RUN = ROOT / "tournaments" / "tuning" / "ismcts-2p-0.05s"
 
 
 def settings_of(identity):
@@ -40,17 +42,19 @@ def published():
     return settings_of(identity), read_records(RUN / "games.jsonl")
 
 
-def test_the_published_run_is_complete_and_its_history_its_records_replayed(published, tmp_path):
-    settings, records = published
-    assert sorted(r["game"] for r in records) == list(range(600))
+@pytest.mark.parametrize("run, games", [(RUN, 600), (TIMED_RUN, 400)])
+def test_a_published_run_is_complete_and_its_history_its_records_replayed(run, games, tmp_path):
+    settings = settings_of(json.loads((run / "run.json").read_text()))
+    records = read_records(run / "games.jsonl")
+    assert sorted(r["game"] for r in records) == list(range(games))
     copy = tmp_path / "run"
-    shutil.copytree(RUN, copy)
+    shutil.copytree(run, copy)
     outcome = tune(settings, str(copy), jobs=1, progress=False, echo=lambda *a: None)
-    assert outcome.finished and outcome.games == 600
-    assert (copy / "games.jsonl").read_bytes() == (RUN / "games.jsonl").read_bytes()
+    assert outcome.finished and outcome.games == games
+    assert (copy / "games.jsonl").read_bytes() == (run / "games.jsonl").read_bytes()
     assert json.loads((copy / "theta.json").read_text()) == \
-        json.loads((RUN / "theta.json").read_text())
-    assert (copy / "theta.csv").read_text() == (RUN / "theta.csv").read_text()
+        json.loads((run / "theta.json").read_text())
+    assert (copy / "theta.csv").read_text() == (run / "theta.csv").read_text()
 
 
 @pytest.mark.parametrize("index", [0, 599])
