@@ -117,7 +117,7 @@ def _values_rise_with_needs(card_set: CardSet) -> list[str]:
 
 def _modest_protect_gains(card_set: CardSet) -> list[str]:
     problems = []
-    survival = Counter()
+    survival: Counter[int] = Counter()
     for card in card_set.animals():
         caretakers = sum(card.protect[:S])
         if not 1 <= caretakers <= 3:
