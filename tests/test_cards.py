@@ -11,7 +11,6 @@ import hashlib
 import json
 import pickle
 import re
-from collections import Counter
 from importlib import resources
 from pathlib import Path
 
@@ -20,8 +19,8 @@ import pytest
 from coexist_ai._engine import CoreCardSet
 from coexist_ai.balance.design import design_problems, spearman
 from coexist_ai.cards import (
-    CARETAKER_COLOURS, DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
-    MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT, TOKEN_COLOURS,
+    DEFAULT_RULES, EFFECT_KINDS, FAUNAS,
+    MAX_CARDS, MAX_ROUNDS, MAX_SPACES, MAX_START_RECRUIT,
     PACKAGED_NAMES, CardSetError, card_set_from_data, default_card_set,
     dumps_card_set, load_card_set, loads_card_set, packaged_card_set, resolve_card_set,
 )
@@ -32,7 +31,6 @@ except ImportError:  # only the property tests at the end need it
     hypothesis = None
 
 CX_TYPES = Path(__file__).resolve().parent.parent / "csrc" / "cx_types.h"
-S = TOKEN_COLOURS.index("S")
 
 # A small valid set that the error tests break one edit at a time.
 BASE = '''\
@@ -146,6 +144,7 @@ def test_packaged_file_header_says_reconstructed(name):
 def test_packaged_set_keeps_the_design_rules(packaged):
     """RULES.md "Card set": counts, caretaker weights, effect spread, S needs,
     value ranges, values rising with needs, modest protect gains."""
+    assert packaged.faunas() == FAUNAS
     assert design_problems(packaged) == []
 
 
