@@ -124,6 +124,7 @@ PINNED_SHA256 = {
     "reconstructed-v1": "bc3b0ac13ed5604f603ae66d5a76f909df37f9f71200e048b04deba0439db51a",
     "reconstructed-v2": "b58c52aac806457798823a0a1baf5d60a677905c3c1ded91381e7bcde253a378",
     "reconstructed-v3": "e600f050d4b99ecd30e8459e80df376f79abbefa00c787149d1b867861f4be7a",
+    "reconstructed-v4": "79b97eb1878746ed952fadec5b5d0cdb7bdab3d8707ca20c273b179cc98ca5ee",
 }
 
 
@@ -191,9 +192,9 @@ def test_spearman_of_known_lists():
     assert spearman([1, 1, 2, 2], [1, 2, 3, 4]) == pytest.approx(0.894427, abs=1e-6)
 
 
-@pytest.mark.parametrize("name", ["reconstructed-v2", "reconstructed-v3"])
+@pytest.mark.parametrize("name", ["reconstructed-v2", "reconstructed-v3", "reconstructed-v4"])
 def test_later_sets_change_only_the_numbers_of_v1(name):
-    """v2 and v3 are v1 rebalanced: the same cards in the same order, with
+    """v2, v3 and v4 are v1 rebalanced: the same cards in the same order, with
     the same names, faunas, effect kinds and caretaker cards; only numbers
     (capture, conservation, needs, protect, an effect's amount, the rules)
     may differ."""
@@ -229,10 +230,12 @@ def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("reconstructed-v2") is default
     assert resolve_card_set("reconstructed-v1") is packaged_card_set("reconstructed-v1")
     assert resolve_card_set("reconstructed-v1") != default
-    # the candidate v3 loads by its name and is not the default (yet)
+    # the candidates v3 and v4 load by their names and are not the default (yet)
     assert resolve_card_set("reconstructed-v3") is packaged_card_set("reconstructed-v3")
     assert resolve_card_set("reconstructed-v3").name == "reconstructed-v3"
     assert resolve_card_set("reconstructed-v3") != default
+    assert resolve_card_set("reconstructed-v4") is packaged_card_set("reconstructed-v4")
+    assert resolve_card_set("reconstructed-v4") != default
     assert resolve_card_set(None) is default
     assert resolve_card_set(default) is default
     path = write(tmp_path, BASE)
