@@ -164,6 +164,15 @@ def test_the_verdict_needs_every_share_close_and_known_well_enough():
     assert round(v["max_deviation"], 9) == 0.02 and round(v["max_half_width"], 9) == 0.04
 
 
+def test_a_share_exactly_on_the_tolerance_is_within_it():
+    """53 wins of 100 at 2 players is 3 points from fair: within 3 (the
+    float 0.53 - 0.5 is a hair above 0.03); 54 is not."""
+    for wins, within in ((53, True), (54, False)):
+        rows = [{"fauna": "a", "share": wins / 100, "low": 0.5, "high": 0.56, "fair": 0.5,
+                 "differs": False}]
+        assert stats.verdict(rows, 0.03)["within_tolerance"] is within
+
+
 # ---- facts read from records agree with the engine's scores -----------------
 
 def test_card_fates_add_up_to_what_the_engine_scored():

@@ -25,6 +25,7 @@ from coexist_ai.cards import EFFECT_KINDS, CardSet
 from coexist_ai.vocabulary import IMMEDIATE_EFFECTS
 
 TOLERANCE = 0.03     # a fair set: every specialty within this of its fair share
+EDGE = 1e-9          # shares are counts over games: closer than this is equal
 PARTS = ("conservation", "reputation", "specialty")
 # effects counted as applied: the immediate ones and start_recruit, which
 # is asked each turn; the other permanent effects act from their release
@@ -80,8 +81,11 @@ def verdict(specialties: list[dict[str, Any]], tolerance: float) -> dict[str, An
     and known that well (its interval within `tolerance` too)?"""
     deviation = max(abs(r["share"] - r["fair"]) for r in specialties)
     half = max((r["high"] - r["low"]) / 2 for r in specialties)
+    # a share exactly on the edge is within it: 0.53 - 0.5 is 0.0300...03
+    # in floating point, and "within 3 points" includes 3
     return {"tolerance": tolerance, "max_deviation": deviation, "max_half_width": half,
-            "within_tolerance": deviation <= tolerance, "precise_enough": half <= tolerance,
+            "within_tolerance": deviation <= tolerance + EDGE,
+            "precise_enough": half <= tolerance + EDGE,
             "flagged": [r["fauna"] for r in specialties if r["differs"]]}
 
 
