@@ -122,6 +122,30 @@ def test_a_large_bonus_to_one_specialty_is_flagged_with_a_significant_interval(
     assert after["p_value"] < 0.001
 
 
+def test_a_two_player_matchup_is_counted_from_both_seats_and_flagged_when_lopsided():
+    """Forest beats air in 80 of 100 games, half of them with forest in the
+    second seat; sea and savannah split theirs. Only the lopsided pairing
+    is flagged, its share counted whichever seat forest had."""
+    base = _facts(identical_faunas(), 2, games=1)[0]
+    faunas = identical_faunas().faunas()
+
+    def game(pair, first_wins, swap):
+        wins = (1.0, 0.0) if first_wins else (0.0, 1.0)
+        return dataclasses.replace(base, faunas=pair[::-1] if swap else pair,
+                                   wins=wins[::-1] if swap else wins)
+    facts = [game(("forest", "air"), k % 5 != 0, k % 2 == 1) for k in range(100)]
+    facts += [game(("sea", "savannah"), k % 2 == 0, k % 4 < 2) for k in range(100)]
+    rows = {tuple(r["faunas"]): r for r in stats.matchup_shares(facts, faunas)}
+    assert set(rows) == {("forest", "air"), ("sea", "savannah")}
+    assert rows["forest", "air"]["share"] == 0.8 and rows["forest", "air"]["differs"]
+    assert rows["sea", "savannah"]["share"] == 0.5 and not rows["sea", "savannah"]["differs"]
+    assert rows["forest", "air"]["games"] == 100
+
+
+def test_matchups_are_only_for_two_players(identical_games):
+    assert stats.matchup_shares(identical_games, identical_faunas().faunas()) == []
+
+
 def _relabelled(facts, rng):
     """The same games with the specialties dealt again at random to the
     seats: a labelling that by construction cannot affect who won."""

@@ -123,6 +123,11 @@ def _count_section(c: dict[str, Any]) -> str:
     seats = _table(c["seats"], [
         ("seat", lambda r: r["order"] + 1), ("won %", lambda r: _pct(r["share"])),
         ("95% interval", _interval), ("differs", lambda r: "yes" if r["differs"] else "")])
+    if c.get("matchups"):
+        seats += "<h3>Matchups (2 players)</h3>\n" + _table(c["matchups"], [
+            ("specialty", lambda r: r["faunas"][0]), ("against", lambda r: r["faunas"][1]),
+            ("games", lambda r: r["games"]), ("won %", lambda r: _pct(r["share"])),
+            ("95% interval", _interval), ("differs", lambda r: "yes" if r["differs"] else "")])
     ends = ", ".join(f"{e['reason']} {_pct(e['share'])}%" for e in c["length"]["ends"])
     rounds = c["length"]["rounds"]
     return (f"<h2>{c['players']} players: {c['games']} games</h2>\n<p>{fair}</p>\n"

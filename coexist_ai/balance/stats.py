@@ -44,6 +44,7 @@ def player_count_stats(facts: Sequence[GameFacts], card_set: CardSet,
         "specialties": specialties,
         "verdict": verdict(specialties, tolerance),
         "seats": seat_shares(facts),
+        "matchups": matchup_shares(facts, card_set.faunas()),
         "length": length_stats(facts),
         "scores": score_stats(facts, card_set.faunas()),
         "cards": card_stats(facts, card_set),
@@ -87,6 +88,23 @@ def verdict(specialties: list[dict[str, Any]], tolerance: float) -> dict[str, An
             "within_tolerance": deviation <= tolerance + EDGE,
             "precise_enough": half <= tolerance + EDGE,
             "flagged": [r["fauna"] for r in specialties if r["differs"]]}
+
+
+def matchup_shares(facts: Sequence[GameFacts], faunas: Sequence[str]) -> list[dict[str, Any]]:
+    """At 2 players, the share of each specialty against each other one
+    (the first of the pair, in the card set's fauna order): the deck holds
+    only the two faunas dealt, so a set can be fair at 2 players overall
+    and one specialty still beat another. None at 3 and 4 players."""
+    if facts[0].players != 2:
+        return []
+    wins: defaultdict[tuple[str, str], float] = defaultdict(float)
+    games: Counter[tuple[str, str]] = Counter()
+    for f in facts:
+        first, second = sorted(f.faunas, key=faunas.index)
+        wins[first, second] += f.wins[f.faunas.index(first)]
+        games[first, second] += 1
+    return _flag([dict(faunas=list(pair), **_share_row(wins[pair], games[pair], 0.5))
+                  for pair in sorted(games, key=lambda pair: tuple(map(faunas.index, pair)))])
 
 
 def seat_shares(facts: Sequence[GameFacts]) -> list[dict[str, Any]]:

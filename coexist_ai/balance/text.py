@@ -57,9 +57,18 @@ def count_lines(c: dict[str, Any]) -> list[str]:
     lines.append("  seats (turn order), % won: " + ", ".join(
         f"{s['order'] + 1}{'*' if s['differs'] else ''} {pct(s['share'])} {interval(s)}"
         for s in c["seats"]))
+    lines += matchup_lines(c.get("matchups", []))
     lines += effect_lines(c["effects"])
     lines += card_lines(c["cards"])
     return lines
+
+
+def matchup_lines(matchups: list[dict[str, Any]]) -> list[str]:
+    if not matchups:
+        return []
+    return ["  matchups, % won by the first of the two (* differs from 50, Holm-corrected):"] + [
+        f"   {'*' if m['differs'] else ' '}{m['faunas'][0]:<9} vs {m['faunas'][1]:<9}"
+        f" {pct(m['share']):>5} {interval(m):<13} of {m['games']} games" for m in matchups]
 
 
 def effect_lines(effects: list[dict[str, Any]]) -> list[str]:
