@@ -309,3 +309,21 @@ def test_a_model_retrained_in_place_between_runs_makes_another_run(tmp_path):
     save_model(retrained, model)
     assert_clear_error(cli(*tune), "model files", "another --out")
     assert (out / "games.jsonl").read_bytes() == before
+
+
+def test_the_progress_line_never_cuts_a_parameter_mid_name():
+    """On a narrow terminal the line keeps whole parameters and counts the
+    rest; wide enough, it shows them all."""
+    from types import SimpleNamespace
+
+    from coexist_ai.tune.run import _line
+    from coexist_ai.tune.spsa import Dimension
+    dims = [Dimension("c", False, 0.1, 2, 0.1, 0.7),
+            Dimension("rollout_depth", True, 2, 12, 1, 6)]
+    settings = SimpleNamespace(dimensions=dims, iterations=40)
+    outcome = SimpleNamespace(history=[None] * 3, settings=settings, theta=[0.72, 6.4])
+    assert _line(outcome, 200) == "iteration 3/40: c 0.72, rollout_depth 6.4"
+    assert _line(outcome, 32) == "iteration 3/40: c 0.72 (+1 more)"
+    assert _line(outcome, 31) == "iteration 3/40: (+2 more)"
+    assert _line(outcome, 20) == "iteration 3/40: (+2"
+    assert all(len(_line(outcome, w)) <= w for w in range(1, 60))

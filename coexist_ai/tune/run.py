@@ -201,10 +201,17 @@ def _check_record(path: str, line: int, record: Record, head: dict[str, Any]) ->
 
 
 def _line(outcome: Outcome, width: int) -> str:
-    done = len(outcome.history)
-    values = ", ".join(f"{d.name} {format_value(d, v)}" for d, v in
-                       zip(outcome.settings.dimensions, outcome.theta))
-    return f"iteration {done}/{outcome.settings.iterations}: {values}"[:width]
+    """The iteration and theta, each parameter whole: on a narrow terminal
+    the ones that do not fit are counted, not cut mid-name."""
+    head = f"iteration {len(outcome.history)}/{outcome.settings.iterations}:"
+    values = [f"{d.name} {format_value(d, v)}" for d, v in
+              zip(outcome.settings.dimensions, outcome.theta)]
+    for shown in range(len(values), 0, -1):
+        left = len(values) - shown
+        line = f"{head} {', '.join(values[:shown])}" + (f" (+{left} more)" if left else "")
+        if len(line) <= width:
+            return line
+    return f"{head} (+{len(values)} more)"[:width].rstrip()
 
 
 def format_value(dimension: Dimension, value: float) -> str:
