@@ -9,6 +9,8 @@ BASE is a packaged name or a .toml file. Each EDIT is CARDS.FIELD=VALUE:
     forest-wildcat.needs=F1P1S1        replace a card's needs (or protect)
     'air-*.protect.S=1'                one token of every matching card
     forest-red-deer.conservation=3     capture, conservation, effect.amount...
+    savannah-aardvark.effect=recruit_two,colour=F   replace a card's effect
+    air-golden-eagle.effect=none                    remove it
     rules.release_goal=6               a rule number
 
 CARDS is a card id or a shell-style pattern of ids. The design problems
@@ -58,6 +60,18 @@ def apply_edit(data: dict, edit: str) -> None:
         set_field(card, field, value)
 
 
+def effect_from_text(text: str) -> dict | None:
+    """'recruit_two,colour=F' -> {'kind': 'recruit_two', 'colour': 'F'}; 'none' -> None."""
+    kind, *parameters = text.split(",")
+    if kind == "none":
+        return None
+    effect: dict = {"kind": kind}
+    for parameter in parameters:
+        key, _, value = parameter.partition("=")
+        effect[key] = number_or_text(value)
+    return effect
+
+
 def set_field(card: dict, field: str, value: str) -> None:
     head, _, rest = field.partition(".")
     if head in ("needs", "protect"):
@@ -65,6 +79,8 @@ def set_field(card: dict, field: str, value: str) -> None:
             card[head][rest] = int(value)
         else:
             card[head] = tokens(value)
+    elif head == "effect" and not rest:
+        card["effect"] = effect_from_text(value)
     elif head == "effect":
         card["effect"] = dict(card["effect"] or {}, **{rest: number_or_text(value)})
     else:
