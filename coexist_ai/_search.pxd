@@ -37,6 +37,7 @@ cdef extern from "cx_searcher.h" nogil:
         float discount          # at each node, a reward k rounds later than its
                                 # expected end counts discount^k (1: no discount)
         float prior             # virtual visits at each new edge's prior value
+        float widen             # outcomes kept per revealing move: widen * sqrt(visits)
     ctypedef struct cx_tree:
         int n_nodes             # nodes in use
         int n_edges             # edges in use

@@ -12,6 +12,7 @@ from coexist_ai.learn.model import Model
 REWARDS: tuple[str, ...]
 MAX_TREE_NODES: int
 MAX_PRIOR: float
+MAX_WIDEN: float
 GREEDY_MAX_NODES: int
 MAX_THREADS: int
 POLICIES: tuple[str, ...]
@@ -40,7 +41,7 @@ class _SearchResult(TypedDict):
 class Searcher:
     def __new__(cls, c: float = 0.7, reward: str = "rank", margin_weight: float = 0.1,
                  policy: str = "light", rollout_depth: int = 0, discount: float = 1.0,
-                 prior: float = 0.0,
+                 prior: float = 0.0, widen: float = 0.0,
                  threads: int = 1, max_nodes: int = 1_000_000, reuse: bool = True,
                  seed: int = 0, learned: Model | None = None) -> Self: ...
     @property

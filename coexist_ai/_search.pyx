@@ -15,6 +15,8 @@ MAX_TREE_NODES = CX_MAX_TREE_NODES
 # virtual visits of a prior: past this a move's own results never count
 # (and an infinite weight turns every UCB value into NaN: no move chosen)
 MAX_PRIOR = 1e6
+# widen's cap: a thousand outcomes per root of a move's visits keeps them all
+MAX_WIDEN = 1e3
 GREEDY_MAX_NODES = CX_GREEDY_MAX_NODES
 MAX_THREADS = CX_MAX_THREADS
 POLICIES = ("random", "light")
@@ -29,7 +31,7 @@ cdef class Searcher:
 
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
                   str policy="light", int rollout_depth=0, double discount=1.0,
-                  double prior=0.0, int threads=1,
+                  double prior=0.0, double widen=0.0, int threads=1,
                   int max_nodes=1_000_000, bint reuse=True, seed=0, learned=None):
         cdef cx_search_params p
         # learned: a checked model (coexist_ai.learn.model) for the cut-off
@@ -46,6 +48,9 @@ cdef class Searcher:
         if not 0 <= prior <= MAX_PRIOR:
             raise ValueError(f"prior {prior}: expected a number from 0 to {MAX_PRIOR:g}")
         p.prior = prior
+        if not 0 <= widen <= MAX_WIDEN:
+            raise ValueError(f"widen {widen}: expected a number from 0 to {MAX_WIDEN:g}")
+        p.widen = widen
         if not 1 <= threads <= CX_MAX_THREADS or not 2 * threads <= max_nodes <= MAX_TREE_NODES:
             raise ValueError(f"threads {threads} / max_nodes {max_nodes}: threads in "
                              f"1..{CX_MAX_THREADS} and 2 to {MAX_TREE_NODES} nodes "
@@ -55,7 +60,7 @@ cdef class Searcher:
                               f"with {max_nodes} nodes")
         self.settings = dict(c=c, reward=reward, margin_weight=margin_weight,
                              policy=policy, rollout_depth=rollout_depth,
-                             discount=discount, prior=prior,
+                             discount=discount, prior=prior, widen=widen,
                              threads=threads, max_nodes=max_nodes, reuse=reuse,
                              seed=seed)
 

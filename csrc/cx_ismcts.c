@@ -189,6 +189,84 @@ static int find_outcome(const cx_tree *t, int first, uint64_t reveal) {
     return -1;
 }
 
+/* ---- progressive widening of chance outcomes ----------------------------
+ *
+ * A refill of one card has some 40-70 outcomes, of two cards thousands, and
+ * each outcome is a child of its own: without a bound every iteration that
+ * crosses a turn's end makes a new node, and the tree never grows past the
+ * searcher's own turn. With `widen`, a revealing move keeps at most
+ * ceil(widen * sqrt(visits)) outcomes; past that, an iteration that drew a
+ * new one is dealt the least visited outcome kept instead, so the kept
+ * outcomes (each first drawn from the true distribution, all of one move's
+ * reveals equally likely) gather enough visits for the opponents' replies
+ * to be searched. The determinization is rewritten so the game goes on
+ * consistently: the kept cards come onto the Mission and the cards drawn
+ * go back into the hidden pile, whose order stays uniform. */
+
+static int outcome_count(const cx_tree *t, int first) {
+    int n = 0;
+    for (int id = first; id >= 0; id = t->nodes[id].next_outcome) n++;
+    return n;
+}
+
+static int least_visited_outcome(const cx_tree *t, int first) {
+    int best = first;
+    for (int id = first; id >= 0; id = t->nodes[id].next_outcome)
+        if (t->nodes[id].visits < t->nodes[best].visits) best = id;
+    return best;
+}
+
+/* where `card` is among the cards revealed from mission index `from` on,
+ * or in the hidden pile (returned as CX_MISSION_SIZE + its deck index);
+ * -1 if neither */
+static int find_card(const cx_state *d, int from, int card) {
+    for (int m = from; m < d->n_mission; m++)
+        if (d->mission[m] == card) return m;
+    for (int k = d->deck_pos; k < d->deck_len; k++)
+        if (d->deck[k] == card) return CX_MISSION_SIZE + k;
+    return -1;
+}
+
+/* Deal the outcome `reveal` (packed as reveal_key packs) in place of the
+ * `revealed` cards `d` just revealed. Returns 0, leaving `d` as it was,
+ * when an outcome card is not to be had (a different number of cards, or
+ * one seen already). */
+static int deal_outcome(cx_state *d, uint64_t reveal, int revealed) {
+    int first = d->n_mission - revealed, target[CX_MISSION_SIZE];
+    for (int j = revealed - 1; j >= 0; j--, reveal >>= 8) {
+        target[j] = (int)(reveal & 0xff) - 1;
+        if (target[j] < 0 || find_card(d, first, target[j]) < 0) return 0;
+    }
+    if (reveal) return 0;
+    for (int j = 0; j < revealed; j++) {
+        int m = first + j, at = find_card(d, m, target[j]);
+        uint8_t shown = d->mission[m];
+        if (at == m) continue;
+        if (at < CX_MISSION_SIZE) {
+            d->mission[at] = shown;              /* both revealed: swap */
+        } else {
+            d->deck[at - CX_MISSION_SIZE] = shown;   /* back into the pile */
+            d->loc[shown] = CX_LOC_DECK;
+            d->loc[target[j]] = CX_LOC_MISSION;
+        }
+        d->mission[m] = (uint8_t)target[j];
+    }
+    return 1;
+}
+
+/* With widening on and the move's outcomes at their bound, replace a new
+ * outcome drawn into `d` by the least visited kept one. */
+static void widen_outcomes(const cx_tree *t, int ei, cx_state *d, int revealed,
+                           float widen) {
+    const cx_edge *e = &t->edges[ei];
+    if (widen <= 0 || !revealed || revealed > CX_MISSION_SIZE || e->child < 0)
+        return;
+    if (find_outcome(t, e->child, reveal_key(d, revealed)) >= 0) return;
+    double bound = ceil((double)widen * sqrt((double)e->visits + 1.0));
+    if (outcome_count(t, e->child) < bound) return;
+    deal_outcome(d, t->nodes[least_visited_outcome(t, e->child)].reveal, revealed);
+}
+
 /* follow edge `ei` of `node` after its move was applied to `d`; returns the
  * child (creating it if new: *created = 1) or -1 when the pool is full */
 static int child_after(cx_tree *t, int ei, const cx_state *d, int revealed,
@@ -298,7 +376,9 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
         path_edge[depth] = ei;
         path_end[depth++] = expected_end(&d);
         cx_apply(&d, cs, t->edges[ei].action);
-        int created, child = child_after(t, ei, &d, d.deck_pos - dealt_before, &created);
+        int revealed = d.deck_pos - dealt_before;
+        widen_outcomes(t, ei, &d, revealed, prm->widen);
+        int created, child = child_after(t, ei, &d, revealed, &created);
         if (child < 0) break;
         node = child;
         if (created) break;

@@ -54,6 +54,10 @@ typedef struct {
     float prior;          /* virtual visits of each edge at the node's mean
                              plus the edge's prior (0: none, untried moves
                              first) */
+    float widen;          /* a move that reveals cards keeps at most
+                             ceil(widen * sqrt(its visits)) outcomes; past
+                             that an iteration replays the least visited
+                             one kept (0: every outcome its own child) */
 } cx_search_params;
 
 typedef struct {

@@ -44,7 +44,7 @@ def test_the_benchmarked_searcher_has_the_bot_defaults():
     from coexist_ai.bots.spec import parse_spec
     _, defaults = parse_spec("ismcts")
     for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount",
-                "prior"):
+                "prior", "widen"):
         assert settings[key] == defaults[key], key
     assert settings["threads"] == 2 and settings["reuse"] is False
 

@@ -9,6 +9,7 @@ several standard errors of the figures measured, and a fraction of the
 error each bug made.
 """
 import json
+import math
 import random
 
 import pytest
@@ -160,3 +161,65 @@ def test_reward_sums_keep_their_precision_over_a_million_visits():
     assert 0.9 < reward < 1
     assert all(abs(m[3] - reward) < 1e-9 for m in small["moves"] + large["moves"])
     assert all(m[1] == 200_000 for m in large["moves"])
+
+
+# -- widening of chance outcomes ------------------------------------------------
+
+def outcomes_kept(state, widen, iterations=20_000, only=None):
+    """The visits of `end` in one search of `state`, and for each refill
+    outcome the tree kept below `end` (found by tree reuse, no new
+    iteration): card -> (visits, its searcher, the position, its root
+    statistics); `only`: that card's outcome alone."""
+    def searched():
+        searcher = Searcher(seed=5, max_nodes=2_000_000, widen=widen)
+        return searcher, searcher.search(state.observation(), iterations=iterations)
+    root = searched()[1]
+    end_visits = next(m[1] for m in root["moves"] if state.move_name(m[0]) == "end")
+    kept = {}
+    for card in unseen(state) if only is None else [only]:
+        searcher = searched()[0]
+        after = on_top(state, card)
+        after.push("end")
+        result = searcher.search(after.observation(), visits=1)
+        if result["iterations"] == 0:
+            kept[card] = (root_value(result)[0], searcher, after, result)
+    return end_visits, kept
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_widening_keeps_few_outcomes_that_take_every_visit(seed):
+    """Without widening every card the refill can reveal gets a child of its
+    own; with `widen` the refill keeps at most ceil(widen * sqrt(visits))
+    of them, and the iterations that drew another card go on in a kept one,
+    so the kept outcomes hold (nearly) every visit of `end`."""
+    state = refill_of_one(seed)
+    _, every = outcomes_kept(state, widen=0)
+    assert len(every) == len(unseen(state))
+    end_visits, kept = outcomes_kept(state, widen=0.05)
+    bound = math.ceil(0.05 * math.sqrt(end_visits + 1))
+    assert 1 <= len(kept) <= bound < len(unseen(state))
+    # each outcome's first visit stops in it, unexpanded: one visit short
+    assert sum(v for v, *_ in kept.values()) >= end_visits - len(kept)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_a_replayed_outcome_is_a_real_position_all_the_way_down(seed):
+    """An iteration that replays a kept outcome rewrites its deal: the kept
+    card onto the Mission, the card drawn back into the hidden pile. Done
+    wrong (a card in two places, a stale location) the positions searched
+    below it are positions no game reaches, and tree reuse, which finds a
+    node by the public hash of the real position, loses them. So every
+    reply searched in the most visited outcome, built almost wholly by
+    replays, is found again from the real position after it."""
+    state = refill_of_one(seed)
+    _, kept = outcomes_kept(state, widen=0.05)
+    card = max(kept, key=lambda c: kept[c][0])
+    visits, _, after, result = kept[card]
+    replies = [m[0] for m in result["moves"] if m[1] >= 2]
+    assert visits > 1000 and replies
+    for action in replies:
+        searcher = outcomes_kept(state, widen=0.05, only=card)[1][card][1]
+        reply = after.copy()
+        reply.apply(action)
+        again = searcher.search(reply.observation(), visits=1)
+        assert again["iterations"] == 0, f"{after.move_name(action)}: not in the kept tree"

@@ -54,6 +54,7 @@ class IsmctsBot(Bot):
                               margin_weight=p["margin_weight"], policy=p["policy"],
                               rollout_depth=p["rollout_depth"],
                               discount=p["discount"], prior=p["prior"],
+                              widen=p["widen"],
                               threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
                               seed=p["seed"], learned=_learned_model(p))

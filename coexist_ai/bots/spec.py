@@ -105,6 +105,10 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("prior", float, 3.0, "virtual visits of each new move at the cut-off "
               "evaluation of the position it leads to (0: off, untried moves first)", 0,
               _search.MAX_PRIOR, former=0.0),
+        Param("widen", float, 0.0, "a move that reveals cards keeps at most widen x "
+              "sqrt(its visits) outcomes, and later iterations replay the least visited "
+              "of them, so the tree grows past the turn's end (0: every outcome its own "
+              "child)", 0, _search.MAX_WIDEN),
         Param("threads", int, 1, "root-parallel search threads", 1, 64),
         Param("max_nodes", int, 200_000, "node pool size, all threads (bounded memory)", 16,
               min(10**8, _search.MAX_TREE_NODES)),

@@ -6,7 +6,8 @@ file under it; any finding aborts the process).
 
 Every input is derived from --seed, so a finding replays. Five parts:
 
-- games: random, greedy and ISMCTS games at 2, 3 and 4 players, every
+- games: random, greedy and ISMCTS games at 2, 3 and 4 players (every other
+  ISMCTS game with its refill outcomes widened, `widen`), every
   invariant checked after every move;
 - json: positions of those games written as JSON (state and observation),
   mutated (numbers, card ids, phases, lists cut or doubled, keys dropped)
@@ -54,6 +55,7 @@ def play_out(state, rng, where, counts, search=True):
     if search and not state.is_over():
         obs = state.observation()
         _search.Searcher(max_nodes=4000, rollout_depth=rng.choice((0, 8)),
+                       widen=rng.choice((0.0, 0.2)),
                        seed=rng.getrandbits(32)).search(obs, iterations=20)
         _search.greedy_choose(obs, max_nodes=200)
         counts["searches"] += 1
@@ -74,7 +76,8 @@ def games(rng, counts, n):
         players = 2 + g % 3
         state = _engine.State.new(players=players, seed=rng.getrandbits(63))
         kind = ("random", "greedy", "ismcts")[g % 3]
-        searcher = _search.Searcher(max_nodes=5000, seed=g) if kind == "ismcts" else None
+        searcher = (_search.Searcher(max_nodes=5000, seed=g, widen=0.5 * (g % 2))
+                    if kind == "ismcts" else None)
         while not state.is_over():
             if rng.random() < 0.05:
                 positions.append(state.copy())
