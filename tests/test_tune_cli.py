@@ -292,6 +292,22 @@ def test_a_recorded_spec_without_a_parameter_means_its_former_value():
     assert same_bot(recorded, canonical_spec(*parse_spec("ismcts:iterations=100,eval=hand,prior=0")))
 
 
+def test_model_files_are_matched_by_bot_not_by_the_spelling_of_its_spec():
+    """A learned bot's model file is recorded by its spelled-out spec; a
+    parameter added since (`widen`) spells it longer, and the run must
+    still resume. Another model file, or another bot, does not."""
+    from coexist_ai.bots.spec import canonical_spec, parse_spec
+    from coexist_ai.tune.settings import same_models
+    ours = canonical_spec(*parse_spec("ismcts:time=0.05"))
+    recorded = ours.replace("widen=0.0,", "")
+    assert recorded != ours
+    assert same_models({recorded: "ab"}, {ours: "ab"})
+    assert not same_models({recorded: "ab"}, {ours: "cd"})
+    other = canonical_spec(*parse_spec("ismcts:time=0.05,c=0.3"))
+    assert not same_models({recorded: "ab"}, {other: "ab"})
+    assert not same_models({recorded: "ab"}, {ours: "ab", other: "ab"})
+
+
 def test_a_model_retrained_in_place_between_runs_makes_another_run(tmp_path):
     """The model file a tuned bot reads is part of the run: retrained at
     the same path, resuming would tune two bots as one. Its own bytes

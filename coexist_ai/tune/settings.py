@@ -103,6 +103,17 @@ def same_bot(recorded: object, ours: object) -> bool:
         return False
 
 
+def same_models(recorded: object, ours: object) -> bool:
+    """Whether the model files a run recorded (sha256 by bot spec) are the
+    ones `ours` lists, the bots matched as same_bot matches them: a
+    parameter added since changes the spelled-out keys, not the bots."""
+    if not isinstance(recorded, dict) or not isinstance(ours, dict):
+        return recorded == ours
+    return len(recorded) == len(ours) and all(
+        any(same_bot(bot, mine) and sha == ours[mine] for mine in ours)
+        for bot, sha in recorded.items())
+
+
 class Settings:
     """A tuning run's settings. `against` None: theta+ plays theta- (2
     players only); otherwise each plays the deal against that opponent."""

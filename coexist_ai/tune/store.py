@@ -15,7 +15,7 @@ from coexist_ai.match import Record
 
 from coexist_ai.paths import PathError, open_for_reading, write_replacing
 from coexist_ai.records import RecordWriter, numbered_records, repair_truncated_tail
-from coexist_ai.tune.settings import FORMAT, Settings, TuneError, same_bot
+from coexist_ai.tune.settings import FORMAT, Settings, TuneError, same_bot, same_models
 
 RUN_FILE, GAMES_FILE = "run.json", "games.jsonl"
 CSV_FILE, JSON_FILE = "theta.csv", "theta.json"
@@ -78,7 +78,8 @@ class Store:
                             [json.dumps(ours, indent=1) + "\n"])
             return
         for key in list(ours) + [k for k in theirs if k not in ours]:
-            same = same_bot if key in BOT_KEYS else operator.eq
+            same = (same_bot if key in BOT_KEYS else same_models if key == "models"
+                    else operator.eq)
             if not same(theirs.get(key), ours.get(key)):
                 raise TuneError(
                     f"{self.out} holds a tuning run of other settings: its "
