@@ -101,6 +101,16 @@ def _check_folder(option: str, path: str | None) -> None:
         raise TrainError(f"{option} {path!r}: no folder {folder!r} to write it in")
 
 
+def _same_settings(recorded: dict[str, Any], ours: dict[str, Any]) -> bool:
+    """Whether a positions file was made with these settings, its bot
+    compared as a tuning run's is (a parameter added since, spelled out
+    in ours only, means the value the bot played with then)."""
+    from coexist_ai.tune.settings import same_bot
+    rest = {k: v for k, v in recorded.items() if k != "bot"}
+    return (same_bot(recorded.get("bot"), ours["bot"])
+            and rest == {k: v for k, v in ours.items() if k != "bot"})
+
+
 def _positions(card_set: Any, made_with: dict[str, Any], jobs: int,
                path: str | None) -> dict[str, Any]:
     from coexist_ai.learn import selfplay
@@ -109,7 +119,7 @@ def _positions(card_set: Any, made_with: dict[str, Any], jobs: int,
             data, settings = selfplay.load_positions(path)
         except ValueError as e:
             raise TrainError(f"--positions {path!r}: {e}") from None
-        if settings != made_with:
+        if not _same_settings(settings, made_with):
             raise TrainError(f"--positions {path!r} was made with {settings}, not "
                              f"{made_with}: give another file or the same settings")
         click.echo(f"positions read from {path}: {len(data['x'])} rows")

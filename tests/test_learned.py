@@ -218,6 +218,17 @@ def test_train_command_writes_a_usable_model(tmp_path):
     assert json.loads(json.dumps(a.meta))["positions"]["games"] == 4
     other = cli(*args[:2], "5", *args[3:], "--positions", tmp_path / "pos.npz")
     assert other.returncode == 2 and other.stderr.startswith("error: --positions")
+    # a file written before a search parameter existed (its spelled-out bot
+    # lacks `widen`) is read: the bot it names played as this one does
+    data, settings = selfplay.load_positions(str(tmp_path / "pos.npz"))
+    settings["bot"] = settings["bot"].replace("widen=0.0,", "")
+    selfplay.save_positions(data, settings, str(tmp_path / "old.npz"))
+    old = cli(*args, "--positions", tmp_path / "old.npz", "--out", tmp_path / "c.npz")
+    assert old.returncode == 0 and "positions read from" in old.stdout, old.stderr
+    settings["bot"] = settings["bot"].replace("c=0.7,", "c=0.5,")
+    selfplay.save_positions(data, settings, str(tmp_path / "other.npz"))
+    other = cli(*args, "--positions", tmp_path / "other.npz", "--out", tmp_path / "d.npz")
+    assert other.returncode == 2 and other.stderr.startswith("error: --positions")
     bot = make_bot(f"ismcts:eval=learned,model={tmp_path / 'a.npz'},iterations=30")
     st = State.new(players=2, seed=1)
     assert st.is_legal(bot.choose(st.observation(0)))
