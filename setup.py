@@ -7,7 +7,7 @@ from setuptools import Extension, setup
 
 # the search files need the rules; the rules need nothing else
 SEARCH_SOURCES = ["csrc/cx_eval.c", "csrc/cx_greedy.c", "csrc/cx_ismcts.c",
-                  "csrc/cx_learned.c",
+                  "csrc/cx_learned.c", "csrc/cx_policy.c",
                   "csrc/cx_searcher.c"]
 RULES_SOURCES = sorted(set(glob.glob("csrc/cx_*.c")) - set(SEARCH_SOURCES))
 # hidden visibility: calls between engine files stay direct inside the

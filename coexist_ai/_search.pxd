@@ -24,6 +24,17 @@ cdef extern from "cx_learned.h" nogil:
                           const cx_cardset *cs, int kind, float margin_weight,
                           float *out)
 
+cdef extern from "cx_policy.h" nogil:
+    enum:
+        CX_POLICY_FEATURES      # features of one move
+        CX_POLICY_KINDS         # of them, one-hots of the move's kind
+    ctypedef struct cx_move_context:
+        int ready
+    void cx_move_context_of(const cx_state *s, const cx_cardset *cs,
+                            cx_move_context *ctx)
+    void cx_move_features(const cx_state *s, const cx_cardset *cs,
+                          const cx_move_context *ctx, cx_action a, float *f)
+
 cdef extern from "cx_searcher.h" nogil:
     enum:
         CX_MAX_THREADS          # search threads at most
@@ -32,7 +43,8 @@ cdef extern from "cx_searcher.h" nogil:
         double c                # UCB exploration constant
         int reward_kind         # CX_REWARD_*: win, rank, margin
         float margin_weight     # share of the margin reward blended in
-        int policy              # CX_POLICY_*: random, light
+        int policy              # CX_POLICY_*: random, light, fitted
+        const float *policy_weights  # the fitted policy's weights
         int rollout_depth       # turns before a rollout is cut off (0: end)
         float discount          # at each node, a reward k rounds later than its
                                 # expected end counts discount^k (1: no discount)
@@ -77,4 +89,5 @@ cdef class Searcher:
     """Root-parallel determinized ISMCTS (one tree per thread)."""
     cdef cx_searcher s          # the trees and their settings
     cdef cx_learned *model      # eval=learned: the model's weights, else NULL
+    cdef float policy_weights[CX_POLICY_FEATURES]  # policy=fitted's weights
     cdef readonly dict settings # the constructor's arguments

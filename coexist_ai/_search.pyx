@@ -7,7 +7,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
 from coexist_ai._engine cimport (Position, cx_state, cx_cardset, cx_action,
-                                 cx_hide_deck, cx_is_over, CX_MAX_ACTIONS,
+                                 cx_hide_deck, cx_is_over, cx_legal_actions,
+                                 CX_MAX_ACTIONS,
                                  CX_PH_REFILL, _seed64)
 
 REWARDS = ("win", "rank", "margin")
@@ -19,7 +20,7 @@ MAX_PRIOR = 1e6
 MAX_WIDEN = 1e3
 GREEDY_MAX_NODES = CX_GREEDY_MAX_NODES
 MAX_THREADS = CX_MAX_THREADS
-POLICIES = ("random", "light")
+POLICIES = ("random", "light", "fitted")
 cdef enum:
     PRINCIPAL_LINE = 64         # moves of the principal line reported
 
@@ -32,7 +33,8 @@ cdef class Searcher:
     def __cinit__(self, double c=0.7, str reward="rank", double margin_weight=0.1,
                   str policy="light", int rollout_depth=0, double discount=1.0,
                   double prior=0.0, double widen=0.0, int threads=1,
-                  int max_nodes=1_000_000, bint reuse=True, seed=0, learned=None):
+                  int max_nodes=1_000_000, bint reuse=True, seed=0, learned=None,
+                  policy_weights=None):
         cdef cx_search_params p
         # learned: a checked model (coexist_ai.learn.model) for the cut-off
         self.model = _pack_model(learned) if learned is not None else NULL
@@ -42,6 +44,14 @@ cdef class Searcher:
                              f"one of {REWARDS} / {POLICIES}")
         p.c, p.reward_kind, p.margin_weight = c, REWARDS.index(reward), margin_weight
         p.policy, p.rollout_depth = POLICIES.index(policy), rollout_depth
+        # policy=fitted's weights, copied into the searcher (the other
+        # policies read none)
+        p.policy_weights = NULL
+        if policy == "fitted":
+            checked = policy_weights_array(policy_weights)
+            for k in range(CX_POLICY_FEATURES):
+                self.policy_weights[k] = checked[k]
+            p.policy_weights = self.policy_weights
         if not 0 < discount <= 1:
             raise ValueError(f"discount {discount}: expected a number in (0, 1]")
         p.discount = discount
@@ -162,3 +172,4 @@ def greedy_value(Position position not None, int seat):
 
 
 include "_learned.pxi"
+include "_policy.pxi"

@@ -151,6 +151,8 @@ from coexist_ai.cli_web import web  # noqa: E402
 main.add_command(web)
 from coexist_ai.cli_learn import train  # noqa: E402
 main.add_command(train)
+from coexist_ai.cli_policy import fit_policy  # noqa: E402
+main.add_command(fit_policy)
 
 
 def run() -> None:

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cx_internal.h"
 #include "cx_eval.h"
+#include "cx_policy.h"
 
 /* Credit for animals on a board, as a share of their conservation value:
  * housing is the first step to a release; each token on the card brings it
@@ -147,23 +148,24 @@ static cx_action pick_weighted(const cx_action *moves, int n, cx_rng *r) {
 }
 
 cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
-                         cx_rng *r) {
+                         const float *weights, cx_rng *r) {
     cx_action moves[CX_MAX_ACTIONS];
     int n = cx_legal_actions(s, cs, moves);
     if (n == 1) return moves[0];
     if (policy == CX_POLICY_LIGHT) return pick_weighted(moves, n, r);
+    if (policy == CX_POLICY_FITTED) return cx_fitted_pick(s, cs, moves, n, weights, r);
     return moves[cx_rng_below(r, (uint32_t)n)];
 }
 
-int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_turns,
-               cx_rng *r) {
+int cx_rollout(cx_state *s, const cx_cardset *cs, int policy,
+               const float *weights, int max_turns, cx_rng *r) {
     int played = 0, turns = 0;
     /* a game ends within CX_MAX_ROUNDS rounds; the action cap only guards
      * the search against a bug that would let one turn go on forever */
     while (!cx_is_over(s) && (max_turns <= 0 || turns < max_turns) &&
            played < CX_MAX_ROLLOUT_ACTIONS) {
         int seat = s->current;
-        cx_apply(s, cs, cx_policy_pick(s, cs, policy, r));
+        cx_apply(s, cs, cx_policy_pick(s, cs, policy, weights, r));
         played++;
         turns += s->current != seat;
     }

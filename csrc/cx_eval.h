@@ -13,7 +13,8 @@ enum {
 
 enum {
     CX_POLICY_RANDOM = 0, /* uniform over the legal moves */
-    CX_POLICY_LIGHT = 1   /* random, weighted by the kind of move */
+    CX_POLICY_LIGHT = 1,  /* random, weighted by the kind of move */
+    CX_POLICY_FITTED = 2  /* a softmax over move features (cx_policy.h) */
 };
 
 /* Reward of every seat in [0, 1]: the chosen kind blended with the margin
@@ -33,16 +34,17 @@ int cx_ended_by_safeguard(const cx_state *s);
  * still need) and a little for other caretakers. */
 void cx_estimate_scores(const cx_state *s, const cx_cardset *cs, float *out);
 
-/* one move drawn by a rollout policy */
+/* one move drawn by a rollout policy; `weights` (CX_POLICY_FEATURES of
+ * them) are the fitted policy's and are read only by it */
 cx_action cx_policy_pick(const cx_state *s, const cx_cardset *cs, int policy,
-                         cx_rng *r);
+                         const float *weights, cx_rng *r);
 
 /* Play by a policy until the end or until `max_turns` turns have ended (0:
  * no limit); returns the moves played. The cut-off counts turns, not moves,
  * so that every rollout covers the same stretch of the game: one counted in
  * moves would end fewer rounds ahead after a turn spent shuffling tokens,
  * and a discount by rounds would then reward the shuffling. */
-int cx_rollout(cx_state *s, const cx_cardset *cs, int policy, int max_turns,
-               cx_rng *r);
+int cx_rollout(cx_state *s, const cx_cardset *cs, int policy,
+               const float *weights, int max_turns, cx_rng *r);
 
 #endif

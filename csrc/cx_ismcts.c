@@ -386,7 +386,7 @@ static void iterate(cx_tree *t, const cx_state *obs, const cx_cardset *cs,
     /* the node the walk stopped in, if it is not on the path already */
     if (depth == 0 || node != path_node[depth - 1]) reached = node;
     float reward[CX_MAX_PLAYERS];
-    cx_rollout(&d, cs, prm->policy, prm->rollout_depth, &t->rng);
+    cx_rollout(&d, cs, prm->policy, prm->policy_weights, prm->rollout_depth, &t->rng);
     cx_cutoff_reward(prm->learned, &d, cs, prm->reward_kind, prm->margin_weight, reward);
     backup(t, path_node, path_edge, path_end, depth, reached, &d, reward, rc);
 }

@@ -47,6 +47,8 @@ typedef struct {
     int reward_kind;      /* CX_REWARD_* */
     float margin_weight;  /* share of the margin reward blended in */
     int policy;           /* CX_POLICY_* for rollouts */
+    const float *policy_weights; /* CX_POLICY_FEATURES weights of the
+                                    fitted policy (read by it alone) */
     int rollout_depth;    /* turns before cutting a rollout off (0: end) */
     float discount;       /* at each node, a reward k rounds later than the
                              end expected at that node counts discount^k

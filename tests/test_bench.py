@@ -35,6 +35,8 @@ def test_search_figures_come_from_the_bots_default_search():
         assert figures[f"ISMCTS, {players} players, 2 threads / 1"].value > 0
         hand = figures[f"ISMCTS, {players} players, 1 thread, eval=hand,prior=0"]
         assert hand.value > 0 and hand.note.startswith("default: ")
+        fitted = figures[f"ISMCTS, {players} players, 1 thread, policy=fitted"]
+        assert fitted.value > 0 and fitted.note.endswith("x of the default")
     limits = [f for f in figures.values() if f.name.startswith("time budget")]
     assert len(limits) == 2 and all(f.value >= 0 for f in limits)
 

@@ -57,7 +57,8 @@ class IsmctsBot(Bot):
                               widen=p["widen"],
                               threads=p["threads"],
                               max_nodes=p["max_nodes"], reuse=p["reuse"],
-                              seed=p["seed"], learned=_learned_model(p))
+                              seed=p["seed"], learned=_learned_model(p),
+                              policy_weights=_policy_weights(p))
 
     def _make_turn_budget(self) -> TurnBudget | None:
         p = self.params
@@ -91,6 +92,14 @@ class IsmctsBot(Bot):
         # the bot reports is the expected result, 0 (last) to 1 (first)
         self.info = dict(result, value=min(1.0, max(0.0, result["value"])))
         return result["action"]
+
+
+def _policy_weights(params: dict[str, Any]) -> Any:
+    """The fitted rollout policy's weights, or None for the other policies."""
+    if params.get("policy") != "fitted":
+        return None
+    from coexist_ai.learn.policy import resolve_policy
+    return resolve_policy(params["policy_model"])
 
 
 def _learned_model(params: dict[str, Any]) -> Model | None:

@@ -98,8 +98,12 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("reward", str, "rank", "win, rank (share of seats beaten) or margin",
               choices=("win", "rank", "margin")),
         Param("margin_weight", float, 0.1, "share of the score-margin reward blended in", 0, 1),
-        Param("policy", str, "light", "rollout policy: random or light (weighted by move kind)",
-              choices=("random", "light")),
+        Param("policy", str, "light", "rollout policy: random, light (weighted by move "
+              "kind) or fitted (a softmax over move features fitted to strong play)",
+              choices=("random", "light", "fitted")),
+        Param("policy_model", str, "default", "policy=fitted: default (the shipped weights, "
+              "fitted to published games of the default search) or a .json written by "
+              "`coexist-ai fit-policy`"),
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("prior", float, 3.0, "virtual visits of each new move at the cut-off "
@@ -176,6 +180,20 @@ def _check_learned(params: dict[str, Any], spec: str) -> None:
             resolve_model(params["model"])
         except ModelFileError as e:
             raise BotSpecError(f"{spec!r}: {e}") from None
+    _check_policy(params, spec)
+
+
+def _check_policy(params: dict[str, Any], spec: str) -> None:
+    """The fitted policy's weight file, read (and checked) with the spec."""
+    from coexist_ai.learn.policy import SHIPPED_POLICY, PolicyFileError, resolve_policy
+    if params["policy"] != "fitted":
+        if params["policy_model"] != SHIPPED_POLICY:
+            raise BotSpecError(f"{spec!r}: policy_model= is read only with policy=fitted")
+        return
+    try:
+        resolve_policy(params["policy_model"])
+    except PolicyFileError as e:
+        raise BotSpecError(f"{spec!r}: {e}") from None
 
 
 def _set_param(name: str, params: dict[str, Any], key: str, text: str | None,
@@ -267,15 +285,21 @@ def changed_defaults(spec: str) -> dict[str, Any] | None:
 
 
 def model_identity(spec: str) -> str | None:
-    """The sha256 of the model file a learned ismcts bot reads, or None
-    for any other bot. A model file is retrained in place (the shipped one
-    with the package, a user's own at its path): a run's identity includes
-    what the model is, so games of two models are never rated as one bot's."""
+    """The sha256 of the model file a learned ismcts bot reads (joined by
+    "+" to that of the weight file of policy=fitted, if it rolls out by
+    it), or None for a bot that reads neither. A model file is retrained in
+    place (the shipped one with the package, a user's own at its path): a
+    run's identity includes what the files are, so games of two models are
+    never rated as one bot's."""
     name, params = parse_spec(spec)
-    if name != "ismcts" or params["eval"] != "learned":
+    if name != "ismcts":
         return None
     from coexist_ai.learn.model import model_path
-    return hashlib.sha256(model_path(params["model"]).read_bytes()).hexdigest()
+    from coexist_ai.learn.policy import policy_path
+    files = ([model_path(params["model"])] if params["eval"] == "learned" else []) + \
+        ([policy_path(params["policy_model"])] if params["policy"] == "fitted" else [])
+    shas = [hashlib.sha256(path.read_bytes()).hexdigest() for path in files]
+    return "+".join(shas) or None
 
 
 def canonical_spec(name: str, params: dict[str, Any]) -> str:

@@ -2,4 +2,6 @@
 reference of csrc/cx_learned.c), self-play positions labelled with their
 final results (selfplay.py), a model trained on them with numpy (train.py)
 and the model file that ships in the package (model.py,
-coexist_ai/data/learned-eval.npz). `coexist-ai train` trains it again."""
+coexist_ai/data/learned-eval.npz). `coexist-ai train` trains it again.
+The fitted rollout policy's features, weight file and fit are policy.py;
+`coexist-ai fit-policy` fits it again."""

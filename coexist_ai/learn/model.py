@@ -16,7 +16,6 @@ that its games replay and the default's training does again).
 import json
 import zipfile
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ import numpy as np
 from coexist_ai import _search
 from coexist_ai.errors import CoexistError
 from coexist_ai.learn.features import FEATURE_NAMES
+from coexist_ai.learn.files import read_once
 
 FORMAT = "coexist-learned-eval-1"
 HEADS = ("win", "rank", "margin")   # the reward kinds, as csrc/cx_eval.h orders them
@@ -155,16 +155,6 @@ def model_path(name: str) -> Path:
 def resolve_model(name: str) -> Model:
     """The model a bot spec names: one of NAMED or a file path (read once
     per path and modification time)."""
-    path = model_path(name)
-    try:
-        stamp = path.stat().st_mtime_ns
-    except OSError:
-        raise ModelFileError(f"model file {name!r}: no such file (expected "
-                             f"{' or '.join(map(repr, NAMED))} or the path of a .npz from "
-                             "`coexist-ai train`)") from None
-    return _cached_model(str(path), stamp)
-
-
-@lru_cache(maxsize=8)
-def _cached_model(path: str, stamp: int) -> Model:
-    return load_model(path)
+    return read_once(model_path(name), load_model, ModelFileError(
+        f"model file {name!r}: no such file (expected {' or '.join(map(repr, NAMED))} "
+        "or the path of a .npz from `coexist-ai train`)"))

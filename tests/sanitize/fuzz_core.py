@@ -7,8 +7,9 @@ file under it; any finding aborts the process).
 Every input is derived from --seed, so a finding replays. Five parts:
 
 - games: random, greedy and ISMCTS games at 2, 3 and 4 players (every other
-  ISMCTS game with its refill outcomes widened, `widen`), every
-  invariant checked after every move;
+  ISMCTS game with its refill outcomes widened, `widen`; half of them
+  rolled out by the fitted policy with random weights), every invariant
+  checked after every move;
 - json: positions of those games written as JSON (state and observation),
   mutated (numbers, card ids, phases, lists cut or doubled, keys dropped)
   and loaded; whatever loads is played to the end with invariants checked
@@ -49,13 +50,23 @@ def check(position, where):
         raise Findings(f"{where}: invariant {broken} broken: {position.to_json()}")
 
 
+def fitted_or_light(rng):
+    """Rollouts by the light policy, or by the fitted one with random
+    weights, large ones too (its logits are clipped)."""
+    if rng.random() < 0.5:
+        return {"policy": "light"}
+    scale = rng.choice((1.0, 50.0))
+    return {"policy": "fitted", "policy_weights": [rng.gauss(0, scale) for _ in
+                                                   range(_search.POLICY_FEATURES)]}
+
+
 def play_out(state, rng, where, counts, search=True):
     """Play a loaded position to the end by random moves, checking every
     invariant after each; search it first (the search must not hang)."""
     if search and not state.is_over():
         obs = state.observation()
         _search.Searcher(max_nodes=4000, rollout_depth=rng.choice((0, 8)),
-                       widen=rng.choice((0.0, 0.2)),
+                       widen=rng.choice((0.0, 0.2)), **fitted_or_light(rng),
                        seed=rng.getrandbits(32)).search(obs, iterations=20)
         _search.greedy_choose(obs, max_nodes=200)
         counts["searches"] += 1
@@ -76,7 +87,8 @@ def games(rng, counts, n):
         players = 2 + g % 3
         state = _engine.State.new(players=players, seed=rng.getrandbits(63))
         kind = ("random", "greedy", "ismcts")[g % 3]
-        searcher = (_search.Searcher(max_nodes=5000, seed=g, widen=0.5 * (g % 2))
+        searcher = (_search.Searcher(max_nodes=5000, seed=g, widen=0.5 * (g % 2),
+                                     **fitted_or_light(rng))
                     if kind == "ismcts" else None)
         while not state.is_over():
             if rng.random() < 0.05:
