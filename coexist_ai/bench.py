@@ -204,11 +204,11 @@ def greedy_position(card_set: CardSet, players: int, seed: int,
     return state
 
 
-# the search the `ismcts` bot ran by default before the learned evaluation
-# and the prior on moves became its defaults
-HAND_SEARCH = "eval=hand,prior=0"
-# rollouts by the fitted policy (coexist_ai/learn/policy.py)
-FITTED_ROLLOUTS = "policy=fitted"
+# the search the `ismcts` bot ran by default before the learned evaluation,
+# the prior on moves and the fitted rollouts became its defaults
+HAND_SEARCH = "eval=hand,prior=0,policy=light"
+# the default's rollouts before the fitted policy (coexist_ai/learn/policy.py)
+LIGHT_ROLLOUTS = "policy=light"
 
 
 def default_searcher(threads: int, max_nodes: int, seed: int,
@@ -274,11 +274,11 @@ def run_search_bench(card_set: CardSet | None = None, iterations: int = 20000,
                               hand, "iterations/s",
                               f"default: {rates[1] / hand:.2f}x of it"))
         # the fitted rollout policy computes features for every legal move
-        # of every rollout decision, where the light one reads a table
-        fitted = search_rate(position, 1, iterations, settings=FITTED_ROLLOUTS)[0]
-        figures.append(Figure(f"ISMCTS, {players} players, 1 thread, {FITTED_ROLLOUTS}",
-                              fitted, "iterations/s",
-                              f"{fitted / rates[1]:.2f}x of the default"))
+        # of every rollout decision, where the light one read a table
+        light = search_rate(position, 1, iterations, settings=LIGHT_ROLLOUTS)[0]
+        figures.append(Figure(f"ISMCTS, {players} players, 1 thread, {LIGHT_ROLLOUTS}",
+                              light, "iterations/s",
+                              f"default: {rates[1] / light:.2f}x of it"))
         # iterations per CPU-second say whether the threads slow each other
         # down, whatever else the machine runs: 2 x this ratio is the
         # speed-up two free cores give

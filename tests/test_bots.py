@@ -257,7 +257,7 @@ def test_preset_file_by_path(tmp_path):
     assert name == "ismcts"
     assert (params["iterations"], params["c"], params["reward"], params["reuse"]) == \
         (123, 1.5, "margin", False)
-    assert params["policy"] == "light"        # the rest are the defaults
+    assert params["policy"] == "fitted"       # the rest are the defaults
     action, info = decision(str(path), POSITIONS[0])
     assert info["iterations"] == 123 and POSITIONS[0].is_legal(action)
 

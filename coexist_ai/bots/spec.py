@@ -98,9 +98,9 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("reward", str, "rank", "win, rank (share of seats beaten) or margin",
               choices=("win", "rank", "margin")),
         Param("margin_weight", float, 0.1, "share of the score-margin reward blended in", 0, 1),
-        Param("policy", str, "light", "rollout policy: random, light (weighted by move "
+        Param("policy", str, "fitted", "rollout policy: random, light (weighted by move "
               "kind) or fitted (a softmax over move features fitted to strong play)",
-              choices=("random", "light", "fitted")),
+              choices=("random", "light", "fitted"), former="light"),
         Param("policy_model", str, "default", "policy=fitted: default (the shipped weights, "
               "fitted to published games of the default search) or a .json written by "
               "`coexist-ai fit-policy`"),
