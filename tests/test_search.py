@@ -137,8 +137,9 @@ def test_margin_weight_blends_in_the_margin_reward():
 
 
 def test_rollout_policy_changes_the_search():
-    assert search("ismcts:iterations=300,policy=random")["moves"] != \
-        search("ismcts:iterations=300,policy=light")["moves"]
+    found = {policy: search(f"ismcts:iterations=300,policy={policy}")["moves"]
+             for policy in ("random", "light", "fitted")}
+    assert found["random"] != found["light"] != found["fitted"] != found["random"]
 
 
 def test_rollout_depth_changes_the_search():
