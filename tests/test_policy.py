@@ -177,8 +177,10 @@ def test_the_policy_file_is_part_of_the_bots_identity(tmp_path):
     ids = {model_identity(f"ismcts:eval=hand,policy=fitted,policy_model={tmp_path / n}")
            for n in ("a.json", "b.json")}
     assert len(ids) == 2 and None not in ids
-    assert model_identity("ismcts:eval=hand") is None
-    assert model_identity("ismcts") == model_identity("ismcts:policy=light")
+    assert model_identity("ismcts:eval=hand,policy=light") is None
+    # fitted is the default: the plain spec reads the shipped weights
+    assert model_identity("ismcts:eval=hand") == model_identity("ismcts:eval=hand,policy=fitted")
+    assert model_identity("ismcts") != model_identity("ismcts:policy=light")
 
 
 def test_fit_policy_command_fits_recorded_games(tmp_path):

@@ -64,7 +64,9 @@ def test_every_figure_shows_the_bots():
     ax = figures["elo"].axes[0]
     points = ax.lines[0].get_xdata()
     assert list(points) == sorted(points)
-    assert [t.get_text() for t in ax.get_yticklabels()][-1] == "ismcts-10k"
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks[-1] == table.rows[0].name and ticks[0] == table.rows[-1].name
+    assert table.rows[0].name.startswith("ismcts") and ticks[0] == "random"
     # the progression ends at the table's figures
     for line in figures["progression"].axes[0].lines:
         row = table.row(line.get_label())

@@ -244,14 +244,15 @@ def _with_former_defaults(monkeypatch):
 
 
 def test_a_run_relying_on_a_changed_default_is_another_run(monkeypatch):
-    """A run begun before a default changed (prior 0, eval hand) and
+    """A run begun before a default changed (prior 0, eval hand, policy light) and
     resumed after would rate two bots as one: its id includes the defaults
     it relies on that changed. A run that spells them out, or whose bots
     have no changed default, keeps its id."""
     # eval spelled out: the model identity alone would tell a learned bot
     # from the hand one; the prior's default is what tells these apart
     entrants = [Entrant("a", "ismcts:iterations=10,eval=hand"), Entrant("b", "greedy")]
-    spelled = [Entrant("a", "ismcts:iterations=10,eval=hand,prior=0"), Entrant("b", "greedy")]
+    spelled = [Entrant("a", "ismcts:iterations=10,eval=hand,prior=0,policy=fitted"),
+               Entrant("b", "greedy")]
     plain = [Entrant("a", "random"), Entrant("b", "greedy")]
     now = [Tournament("t", e, 2, "round-robin", 1, 3).run_id for e in (entrants, spelled, plain)]
     _with_former_defaults(monkeypatch)
@@ -268,4 +269,4 @@ def test_a_learned_bot_that_names_its_model_alone_makes_a_tournament(tmp_path):
     from coexist_ai.learn.model import shipped_path
     spec = f"ismcts:iterations=10,model={shipped_path('v1')}"
     t = Tournament("t", [Entrant("a", spec), Entrant("b", "random")], 2, "round-robin", 1, 3)
-    assert t.defaults[spec] == {"eval": "learned", "prior": 3.0}
+    assert t.defaults[spec] == {"eval": "learned", "prior": 3.0, "policy": "fitted"}

@@ -33,8 +33,13 @@ PLAYED = {
     "duel-default-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-default-main-0.1s-4p.jsonl",
     "duel-tuned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,c=0.261,prior=4.39,margin_weight=0.056,rollout_depth=6 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-tuned-main-0.1s.jsonl",
     "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-prior-main-0.1s.jsonl",
+    "duel-default-main-1s.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 200 --players 2 --seed 13 --jobs 1 --out tournaments/results/duel-default-main-1s.jsonl",
+    "duel-default-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-default-main-1s-4p.jsonl",
+    "duel-fitted-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s.jsonl",
+    "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
+    "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 100 --seed 5 --jobs 2 --out tournaments/results/duel-10k-1k-fitted.jsonl",
 }
-HEAD = """# Published results
+HEAD ="""# Published results
 
 Records (one JSON line per game, `docs/formats.md`) and the tables
 `coexist-ai tournament ratings` prints from them, record by record, no game
@@ -46,7 +51,9 @@ are played on the default card set (reconstructed-v2) by this commit's bots
 card set: those with `--cards reconstructed-v1` were played when v1 was the
 default, by the bots of that time: there `ismcts` without `eval` or
 `prior` is `eval=hand,prior=0` and `eval=learned` reads the v1 model
-(`model=v1` today). Played on a 2-core machine; `--jobs` changes nothing
+(`model=v1` today). Every duel but the `*-fitted*` ones was played
+when the light rollouts were the default: there `ismcts` without
+`policy` is `policy=light`. Played on a 2-core machine; `--jobs` changes nothing
 in the games.
 
 How to read a table (README, "Tournaments and Elo"): Elo is the
@@ -105,6 +112,16 @@ SECTIONS = [  # title, files, anchor, text before the command
      ["duel-prior-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
     ("duel-tuned-main-0.1s.jsonl (the SPSA run's values at 2 players against main's, reconstructed-v2)",
      ["duel-tuned-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-default-main-1s.jsonl (1 s a move, the previous default against main's, reconstructed-v2)",
+     ["duel-default-main-1s.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-default-main-1s-4p.jsonl (4 players, 1 s a move, the previous default against main's)",
+     ["duel-default-main-1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-fitted-main-0.1s.jsonl (the default, fitted rollouts, against main's, reconstructed-v2)",
+     ["duel-fitted-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-fitted-main-0.1s-4p.jsonl (4 players, the default, fitted rollouts, against main's)",
+     ["duel-fitted-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-10k-1k-fitted.jsonl (the default search with fitted rollouts)", ["duel-10k-1k-fitted.jsonl"],
+     "ismcts:iterations=1000", ""),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
