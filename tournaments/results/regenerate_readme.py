@@ -39,7 +39,7 @@ PLAYED = {
     "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
     "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 100 --seed 5 --jobs 2 --out tournaments/results/duel-10k-1k-fitted.jsonl",
 }
-HEAD ="""# Published results
+HEAD = """# Published results
 
 Records (one JSON line per game, `docs/formats.md`) and the tables
 `coexist-ai tournament ratings` prints from them, record by record, no game
