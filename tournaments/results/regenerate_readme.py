@@ -37,6 +37,7 @@ PLAYED = {
     "duel-default-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-default-main-1s-4p.jsonl",
     "duel-fitted-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s.jsonl",
     "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
+    "duel-fitted-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1,policy=fitted \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-fitted-main-1s-4p.jsonl",
     "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-fitted.jsonl",
 }
 HEAD = """# Published results
@@ -120,6 +121,8 @@ SECTIONS = [  # title, files, anchor, text before the command
      ["duel-fitted-main-0.1s.jsonl"], "coexist-ai ismcts", MAIN),
     ("duel-fitted-main-0.1s-4p.jsonl (4 players, the default, fitted rollouts, against main's)",
      ["duel-fitted-main-0.1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
+    ("duel-fitted-main-1s-4p.jsonl (4 players, 1 s a move, the default, fitted rollouts, against main's)",
+     ["duel-fitted-main-1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
     ("duel-10k-1k-fitted.jsonl (the default search with fitted rollouts)", ["duel-10k-1k-fitted.jsonl"],
      "ismcts:iterations=1000", ""),
     ("quick and ladder merged (one bot under its config name and its spec)",
