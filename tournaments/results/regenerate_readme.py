@@ -39,6 +39,7 @@ PLAYED = {
     "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
     "duel-fitted-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1,policy=fitted \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-fitted-main-1s-4p.jsonl",
     "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-fitted.jsonl",
+    "duel-100k-10k-fitted.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000,policy=fitted ismcts:iterations=10000,policy=fitted --games 100 --seed 3 --jobs 1 --out tournaments/results/duel-100k-10k-fitted.jsonl",
 }
 HEAD = """# Published results
 
@@ -125,6 +126,8 @@ SECTIONS = [  # title, files, anchor, text before the command
      ["duel-fitted-main-1s-4p.jsonl"], "coexist-ai ismcts", MAIN),
     ("duel-10k-1k-fitted.jsonl (the default search with fitted rollouts)", ["duel-10k-1k-fitted.jsonl"],
      "ismcts:iterations=1000", ""),
+    ("duel-100k-10k-fitted.jsonl (the default search, 100k against 10k)",
+     ["duel-100k-10k-fitted.jsonl"], "ismcts:iterations=10000,policy=fitted", ""),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
