@@ -175,6 +175,8 @@ def set_all(cards, field, value):
      "effect house_one is on 0 animals"),
     (lambda a, k: [card["needs"].pop("S", None) for card in a], "no animal of"),
     (lambda a, k: set_all(a, "capture", 3), "no animal has capture 1"),
+    (lambda a, k: [card.update(conservation=min(card["conservation"], 6)) for card in a],
+     "should span 1 to 7-9"),
     (lambda a, k: a[0].update(conservation=9), "at most 3"),
     (lambda a, k: [card.update(conservation=5 - card["conservation"] % 5) for card in a],
      "rank correlation"),
