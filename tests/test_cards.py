@@ -125,6 +125,7 @@ PINNED_SHA256 = {
     "reconstructed-v2": "b58c52aac806457798823a0a1baf5d60a677905c3c1ded91381e7bcde253a378",
     "reconstructed-v3": "e600f050d4b99ecd30e8459e80df376f79abbefa00c787149d1b867861f4be7a",
     "reconstructed-v4": "79b97eb1878746ed952fadec5b5d0cdb7bdab3d8707ca20c273b179cc98ca5ee",
+    "reconstructed-v5": "57f07478f87fafc04e06611518478445d1e90a5234f5e2a4e7dc1ff538e1eae6",
 }
 
 
@@ -208,6 +209,24 @@ def test_later_sets_change_only_the_numbers_of_v1(name):
             (old.id, old.name, old.fauna, old.colour) and kinds[0] == kinds[1], new.id
 
 
+# v5 also changes three forest effects (docs/balance.md, "Screens on top of v4"):
+# forest's tempo effects paid a forest seat again and again.
+V5_EFFECTS = {"forest-fire-salamander": None, "forest-red-fox": None,
+              "forest-wildcat": "discard_survival"}
+
+
+def test_v5_changes_v1_only_in_numbers_and_three_forest_effects():
+    v1, v5 = packaged_card_set("reconstructed-v1"), packaged_card_set("reconstructed-v5")
+    changed = {}
+    for old, new in zip(v1.cards, v5.cards, strict=True):
+        assert (new.id, new.name, new.fauna, new.colour) == \
+            (old.id, old.name, old.fauna, old.colour)
+        kinds = [card.effect and card.effect.kind for card in (old, new)]
+        if kinds[0] != kinds[1]:
+            changed[new.id] = kinds[1]
+    assert changed == V5_EFFECTS
+
+
 def test_packaged_ids_follow_the_naming_scheme(packaged):
     for card in packaged.animals():
         assert card.id.startswith(card.fauna + "-")
@@ -232,12 +251,14 @@ def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("reconstructed-v2") is default
     assert resolve_card_set("reconstructed-v1") is packaged_card_set("reconstructed-v1")
     assert resolve_card_set("reconstructed-v1") != default
-    # the candidates v3 and v4 load by their names and are not the default (yet)
+    # the candidates v3, v4 and v5 load by their names and are not the default (yet)
     assert resolve_card_set("reconstructed-v3") is packaged_card_set("reconstructed-v3")
     assert resolve_card_set("reconstructed-v3").name == "reconstructed-v3"
     assert resolve_card_set("reconstructed-v3") != default
     assert resolve_card_set("reconstructed-v4") is packaged_card_set("reconstructed-v4")
     assert resolve_card_set("reconstructed-v4") != default
+    assert resolve_card_set("reconstructed-v5") is packaged_card_set("reconstructed-v5")
+    assert resolve_card_set("reconstructed-v5") != default
     assert resolve_card_set(None) is default
     assert resolve_card_set(default) is default
     path = write(tmp_path, BASE)

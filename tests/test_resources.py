@@ -15,10 +15,12 @@ def test_equal_card_sets_share_one_packed_copy(tmp_path):
 
 
 def test_the_packed_card_set_cache_is_bounded(tmp_path):
-    text = dumps_card_set(default_card_set())
+    default = default_card_set()
+    text = dumps_card_set(default)
+    assert f'name = "{default.name}"' in text
     for k in range(3 * _engine._CORE_CACHE_SIZE):
         path = tmp_path / f"set{k}.toml"
-        path.write_text(text.replace('name = "reconstructed-v1"', f'name = "set-{k}"'))
+        path.write_text(text.replace(f'name = "{default.name}"', f'name = "set-{k}"', 1))
         _engine.State.new(load_card_set(path), seed=k)
     assert len(_engine._core_cache) == _engine._CORE_CACHE_SIZE
 
