@@ -40,7 +40,7 @@ def test_the_places_add_up_to_the_study_and_its_specialty_wins(study):
     assert games == report["games"] == 12
     assert sea_wins == pytest.approx(sea["wins"], abs=0.01)
     places = {row[1] for row in rows}
-    assert places <= {"released", "protected", "discarded", "deck", "mission",
+    assert places <= {"released", "protected", "discarded", "deck", "mission", "out",
                       "board of forest", "board of air", "board of sea", "board of savannah"}
 
 

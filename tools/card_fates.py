@@ -6,9 +6,9 @@
 CARDS is a card-set name or file, RECORDS the games file of a balance study
 (DIR/games-<P>p.jsonl), CARD an animal's id, FAUNA a specialty. One line a
 place the card ends in (released, protected, discarded, still in the draw
-pile, on the Mission board, or on a board, split by the specialty of the seat
-holding it), with the games, their share, and the share FAUNA wins of them
-(with its 95% interval). The balance report counts a card's places; this
+pile, on the Mission board, on a board, split by the specialty of the seat
+holding it, or out: its fauna's deck was not dealt), with the games, their
+share, and the share FAUNA wins of them (with its 95% interval). The balance report counts a card's places; this
 says which of them pays a specialty -- for example the sea seat, which
 scores the best animal left on any board.
 """
