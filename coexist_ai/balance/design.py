@@ -28,7 +28,7 @@ OFTEN_ONE_SURVIVAL = 20   # "often 1 S" on protect: more than this many animals
 # "conservation values 1-9 or so": the top value is 7, 8 or 9. Until v5 every
 # packaged set had a 9; a 9 left unfinished on a board is worth 9 to the sea
 # seat, and at 4 players that alone kept sea above its share (docs/balance.md,
-# screens b1, b2), so a top of 7 is allowed.
+# screens c1, c2), so a top of 7 is allowed.
 TOP_CONSERVATION = 7
 
 
