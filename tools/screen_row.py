@@ -2,11 +2,13 @@
 """Print the docs/balance.md table row of a balance study's report.json.
 
     python tools/screen_row.py SCREEN "what changed" DIR/report.json...
+    python tools/screen_row.py --study DIR/report.json
 
 One row a player count: win % by fauna (bold where the share differs from
 fair), the largest gap with the widest 95% half-width, each fauna's mean
-specialty points and the seats' win %. The screens' tables are written
-from the reports by this, so a number is never typed by hand.
+specialty points and the seats' win %. `--study` prints the table of a
+confirming study instead: each share with its 95% interval. The tables are
+written from the reports by this, so a number is never typed by hand.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def percent(value: float) -> str:
 
 def row(screen: str, change: str, count: dict) -> str:
     by_fauna = {s["fauna"]: s for s in count["specialties"]}
-    wins = " / ".join(f"**{percent(s['share'])}**" if s["differs"] else percent(s["share"])
+    wins = " / ".join(bold_if(s["differs"], percent(s["share"]))
                       for s in (by_fauna[f] for f in FAUNAS))
     points = {s["fauna"]: s["parts"]["specialty"] for s in count["scores"]["by_fauna"]}
     verdict = count["verdict"]
@@ -34,16 +36,37 @@ def row(screen: str, change: str, count: dict) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def bold_if(differs: bool, text: str) -> str:
+    return f"**{text}**" if differs else text
+
+
+def study_row(count: dict) -> str:
+    by_fauna = {s["fauna"]: s for s in count["specialties"]}
+    shares = [bold_if(s["differs"], percent(s["share"])) +
+              f" [{percent(s['low'])}, {percent(s['high'])}]"
+              for s in (by_fauna[f] for f in FAUNAS)]
+    verdict = count["verdict"]
+    gap = f"{percent(verdict['max_deviation'])} (±{percent(verdict['max_half_width'])})"
+    seats = ", ".join(bold_if(seat["differs"], percent(seat["share"]))
+                      for seat in count["seats"])
+    return "| " + " | ".join((str(count["players"]), f"{count['games']:,}", *shares,
+                              gap, seats)) + " |"
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 3:
+    study = argv[:1] == ["--study"] and len(argv) == 2
+    if len(argv) < 3 and not study:
         print(__doc__, file=sys.stderr)
         return 2
-    screen, change, *paths = argv
+    if study:
+        print("| players | games | " + " | ".join(FAUNAS) + " | largest gap | seats |")
+        print("|---" * (4 + len(FAUNAS)) + "|")
+    screen, change, *paths = argv if not study else ("", "", argv[1])
     for path in paths:
         with open(path, encoding="utf-8") as file:
             report = json.load(file)
         for count in report["counts"]:
-            print(row(screen, change, count))
+            print(study_row(count) if study else row(screen, change, count))
     return 0
 
 
