@@ -28,12 +28,16 @@ def row(screen: str, change: str, count: dict) -> str:
     wins = " / ".join(bold_if(s["differs"], percent(s["share"]))
                       for s in (by_fauna[f] for f in FAUNAS))
     points = {s["fauna"]: s["parts"]["specialty"] for s in count["scores"]["by_fauna"]}
-    verdict = count["verdict"]
-    gap = f"{percent(verdict['max_deviation'])} (±{percent(verdict['max_half_width'])})"
+    gap = gap_text(count["verdict"])
     seats = ", ".join(percent(seat["share"]) for seat in count["seats"])
     cells = (screen, change, str(count["players"]), str(count["games"]), wins, gap,
              " / ".join(f"{points[f]:.1f}" for f in FAUNAS), seats)
     return "| " + " | ".join(cells) + " |"
+
+
+def gap_text(verdict: dict) -> str:
+    """The largest gap from fair, with the widest 95% half-width."""
+    return f"{percent(verdict['max_deviation'])} (±{percent(verdict['max_half_width'])})"
 
 
 def bold_if(differs: bool, text: str) -> str:
@@ -45,8 +49,7 @@ def study_row(count: dict) -> str:
     shares = [bold_if(s["differs"], percent(s["share"])) +
               f" [{percent(s['low'])}, {percent(s['high'])}]"
               for s in (by_fauna[f] for f in FAUNAS)]
-    verdict = count["verdict"]
-    gap = f"{percent(verdict['max_deviation'])} (±{percent(verdict['max_half_width'])})"
+    gap = gap_text(count["verdict"])
     seats = ", ".join(bold_if(seat["differs"], percent(seat["share"]))
                       for seat in count["seats"])
     return "| " + " | ".join((str(count["players"]), f"{count['games']:,}", *shares,
@@ -54,19 +57,18 @@ def study_row(count: dict) -> str:
 
 
 def main(argv: list[str]) -> int:
-    study = argv[:1] == ["--study"] and len(argv) == 2
-    if len(argv) < 3 and not study:
+    study = argv[:1] == ["--study"]
+    if (study and len(argv) != 2) or (not study and len(argv) < 3):
         print(__doc__, file=sys.stderr)
         return 2
     if study:
         print("| players | games | " + " | ".join(FAUNAS) + " | largest gap | seats |")
         print("|---" * (4 + len(FAUNAS)) + "|")
-    screen, change, *paths = argv if not study else ("", "", argv[1])
-    for path in paths:
+    for path in argv[1:] if study else argv[2:]:
         with open(path, encoding="utf-8") as file:
             report = json.load(file)
         for count in report["counts"]:
-            print(study_row(count) if study else row(screen, change, count))
+            print(study_row(count) if study else row(argv[0], argv[1], count))
     return 0
 
 
