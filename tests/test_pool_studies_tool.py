@@ -19,8 +19,8 @@ def pool(*args):
                           env=package_env(), capture_output=True, text=True, timeout=120)
 
 
-def study(folder, cards, seed):
-    assert_ok(cli("balance", cards, "--players", "2", "--games", "10", "--bot", "greedy",
+def study(folder, cards, seed, bot="greedy"):
+    assert_ok(cli("balance", cards, "--players", "2", "--games", "10", "--bot", bot,
                   "--jobs", "1", "--seed", str(seed), "--out", folder, "--quiet"))
     return folder / "games-2p.jsonl"
 
@@ -46,6 +46,7 @@ def test_the_pool_adds_the_studies_games_and_wins(studies):
     done = pool("reconstructed-v5", *studies)
     assert done.returncode == 0, done.stderr
     assert "2 players, 20 games" in done.stdout
+    assert "every seat played by 'greedy'" in done.stdout
     pooled = shares(done.stdout)
     first, second = (wins_of(records) for records in studies)
     assert set(pooled) == {"forest", "air", "sea", "savannah"}
@@ -71,3 +72,11 @@ def test_records_of_another_card_set_are_refused_by_name(studies, tmp_path):
     assert "Traceback" not in done.stderr
     missing = pool("reconstructed-v5", tmp_path / "none.jsonl")
     assert missing.returncode == 1 and "none.jsonl" in missing.stderr
+
+
+def test_studies_of_different_bots_are_named_with_their_games(studies, tmp_path):
+    weak = study(tmp_path / "random", "reconstructed-v5", 9, bot="random")
+    done = pool("reconstructed-v5", studies[0], weak)
+    assert done.returncode == 0, done.stderr
+    assert "played by different bots" in done.stdout
+    assert "'greedy' 10 games" in done.stdout and "'random' 10 games" in done.stdout

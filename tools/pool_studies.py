@@ -10,13 +10,15 @@ pairings it deals differ), so a verdict at the margin wants several seeds
 together: this prints, for each player count, the study text of all their
 finished games at once (shares with intervals, seats, matchups, effects,
 cards). A game is counted once even if two files hold it; a file of another
-card set is refused, since its games say nothing about this one.
+card set is refused, since its games say nothing about this one. The
+bots that played are named with their games: studies played by bots of
+different strength pool into figures of neither.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from coexist_ai.balance.stats import player_count_stats
@@ -46,6 +48,16 @@ def pooled_records(card_set: CardSet, paths: list[str]) -> dict[int, list[dict[s
     return by_count
 
 
+def bots_line(by_count: dict[int, list[dict[str, Any]]]) -> str:
+    """Who played the pooled games: each bot line-up with its games."""
+    lineups = Counter(" / ".join(dict.fromkeys(record["entrants"]))
+                      for records in by_count.values() for record in records)
+    if len(lineups) == 1:
+        return f"every seat played by {next(iter(lineups))!r}"
+    return ("played by different bots, whose figures mix: "
+            + "; ".join(f"{bots!r} {games} games" for bots, games in lineups.most_common()))
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -58,6 +70,7 @@ def main(argv: list[str]) -> int:
         return 1
     print(f"card set {card_set.name!r}, sha256 {card_set.sha256[:16]}: "
           f"{len(argv) - 2} records files pooled")
+    print(bots_line(by_count))
     for players, records in sorted(by_count.items()):
         facts, forfeits = facts_of(records, card_set)
         if facts:
