@@ -52,6 +52,8 @@ def bots_line(by_count: dict[int, list[dict[str, Any]]]) -> str:
     """Who played the pooled games: each bot line-up with its games."""
     lineups = Counter(" / ".join(dict.fromkeys(record["entrants"]))
                       for records in by_count.values() for record in records)
+    if not lineups:
+        return "no games in these files"
     if len(lineups) == 1:
         return f"every seat played by {next(iter(lineups))!r}"
     return ("played by different bots, whose figures mix: "
