@@ -43,3 +43,21 @@ def test_a_set_that_breaks_the_design_rules_exits_1_and_says_why():
     made = variant("air-flying-fox.effect=none", "sea-otter.effect=none")
     assert made.returncode == 1
     assert "design: effect recruit_mission is on 1 animals of 1 faunas" in made.stderr
+
+
+def test_a_caretaker_card_is_recoloured_and_renamed_and_the_weights_are_checked():
+    made = variant("savannah-k10.colour=P")
+    assert made.returncode == 0, made.stderr
+    card = next(c for c in loads_card_set(made.stdout, "<x>").caretakers("savannah")
+                if c.id == "savannah-k10")
+    assert (card.colour, card.name) == ("P", "Protection caretaker")
+    # two H cards recoloured C leave savannah no H: the supply's weighting is broken
+    made = variant("savannah-k9.colour=C", "savannah-k10.colour=C")
+    assert made.returncode == 1
+    assert "savannah's caretaker colours C5 F3 P2 H0" in made.stderr
+
+
+def test_a_caretaker_colour_that_is_not_one_is_refused():
+    made = variant("savannah-k10.colour=S")
+    assert made.returncode == 1
+    assert "'S' is not one of C, F, P, H" in made.stderr

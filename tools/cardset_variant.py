@@ -12,6 +12,7 @@ BASE is a packaged name or a .toml file. Each EDIT is CARDS.FIELD=VALUE:
     savannah-aardvark.effect=recruit_two,colour=F   replace a card's effect
     air-golden-eagle.effect=none                    remove it
     rules.release_goal=6               a rule number
+    savannah-k10.colour=P              a caretaker card's colour (its name follows)
 
 CARDS is a card id or a shell-style pattern of ids. The design problems
 (coexist_ai/balance/design.py) go to stderr; exit 1 if there are any, so a
@@ -26,7 +27,8 @@ import re
 import sys
 
 from coexist_ai.balance.design import design_problems
-from coexist_ai.cards import TOKEN_COLOURS, dumps_card_set, resolve_card_set
+from coexist_ai.cards import (CARETAKER_COLOURS, COLOUR_NAMES, TOKEN_COLOURS, dumps_card_set,
+                              resolve_card_set)
 from coexist_ai.cardschema import card_set_from_data
 
 TOKENS_TEXT = re.compile(r"(?:[CFPHS]\d)*")
@@ -53,11 +55,26 @@ def apply_edit(data: dict, edit: str) -> None:
     if where == "rules":
         data["rules"][field] = int(value)
         return
+    if field == "colour":
+        recolour_caretakers(data, where, value, edit)
+        return
     cards = [card for card in data["animal"] if fnmatch.fnmatchcase(card["id"], where)]
     if not cards:
         raise SystemExit(f"error: edit {edit!r}: no animal's id matches {where!r}")
     for card in cards:
         set_field(card, field, value)
+
+
+def recolour_caretakers(data: dict, where: str, colour: str, edit: str) -> None:
+    """A caretaker card's colour changes, and its default name with it."""
+    if colour not in CARETAKER_COLOURS:
+        raise SystemExit(f"error: edit {edit!r}: {colour!r} is not one of "
+                         f"{', '.join(CARETAKER_COLOURS)}")
+    cards = [card for card in data["caretaker"] if fnmatch.fnmatchcase(card["id"], where)]
+    if not cards:
+        raise SystemExit(f"error: edit {edit!r}: no caretaker card's id matches {where!r}")
+    for card in cards:
+        card["colour"], card["name"] = colour, f"{COLOUR_NAMES[colour]} caretaker"
 
 
 def effect_from_text(text: str) -> dict | None:
