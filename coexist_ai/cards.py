@@ -77,11 +77,11 @@ BYTE = 255                # every number of cx_card is a uint8_t
 # The sets shipped in coexist_ai/data, oldest first. Every one stays
 # loadable by its name, and records, positions and protocol messages that
 # name one by its sha256 find it, so games played with an older default
-# still replay. reconstructed-v3, v4 and v5 are candidates meant
+# still replay. reconstructed-v3 to v6 are candidates meant
 # for ISMCTS play, packaged so that their studies replay; not the default
 # (docs/balance.md).
 PACKAGED_NAMES = ("reconstructed-v1", "reconstructed-v2", "reconstructed-v3",
-                  "reconstructed-v4", "reconstructed-v5")
+                  "reconstructed-v4", "reconstructed-v5", "reconstructed-v6")
 # The default set: the one switch between them.
 DEFAULT_NAME = "reconstructed-v2"
 DEFAULT_ALIASES = ("default",)

@@ -126,6 +126,7 @@ PINNED_SHA256 = {
     "reconstructed-v3": "e600f050d4b99ecd30e8459e80df376f79abbefa00c787149d1b867861f4be7a",
     "reconstructed-v4": "79b97eb1878746ed952fadec5b5d0cdb7bdab3d8707ca20c273b179cc98ca5ee",
     "reconstructed-v5": "57f07478f87fafc04e06611518478445d1e90a5234f5e2a4e7dc1ff538e1eae6",
+    "reconstructed-v6": "a13f7189e09074d995c99cef2b9eff783cd4c82e0d3645f08da7a34a60ec2066",
 }
 
 
@@ -227,6 +228,36 @@ def test_v5_changes_v1_only_in_numbers_and_three_forest_effects():
     assert changed == V5_EFFECTS
 
 
+# v6 changes v5 in what its header says (docs/balance.md, "The Bear, sea's
+# protections and the 4-player count"): effects move off savannah, the
+# Brown Bear and five forest animals need more, and forest, air and
+# savannah protections are a tier richer while sea's stay.
+V6_EFFECTS = {"sea-clownfish": "discard_survival_recruit", "sea-great-hammerhead": "skip_survival",
+              "savannah-warthog": "recruit_two", "savannah-aardvark": None,
+              "savannah-spotted-hyena": "double_protect"}
+V6_NEEDS = {"forest-hazel-dormouse", "forest-red-fox", "forest-pine-marten",
+            "forest-eurasian-badger", "forest-red-deer", "forest-brown-bear"}
+
+
+def test_v6_changes_v5_in_effects_needs_and_protections_only():
+    v5, v6 = packaged_card_set("reconstructed-v5"), packaged_card_set("reconstructed-v6")
+    effects, needs, protect = {}, set(), set()
+    for old, new in zip(v5.cards, v6.cards, strict=True):
+        assert (new.id, new.name, new.fauna, new.colour) == \
+            (old.id, old.name, old.fauna, old.colour)
+        if not new.is_animal:
+            continue
+        assert (new.capture, new.conservation) == (old.capture, old.conservation), new.id
+        if (old.effect and old.effect.kind) != (new.effect and new.effect.kind):
+            effects[new.id] = new.effect and new.effect.kind
+        needs |= {new.id} if new.needs != old.needs else set()
+        protect |= {new.id} if new.protect != old.protect else set()
+    assert effects == V6_EFFECTS
+    assert needs == V6_NEEDS
+    assert {card.split("-")[0] for card in protect} == {"forest", "air", "savannah"}
+    assert v6.by_id["forest-brown-bear"].needs == (0, 1, 0, 1, 2)  # C F P H S
+
+
 def test_packaged_ids_follow_the_naming_scheme(packaged):
     for card in packaged.animals():
         assert card.id.startswith(card.fauna + "-")
@@ -251,7 +282,7 @@ def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("reconstructed-v2") is default
     assert resolve_card_set("reconstructed-v1") is packaged_card_set("reconstructed-v1")
     assert resolve_card_set("reconstructed-v1") != default
-    # the candidates v3, v4 and v5 load by their names and are not the default (yet)
+    # the candidates v3 to v6 load by their names and are not the default (yet)
     assert resolve_card_set("reconstructed-v3") is packaged_card_set("reconstructed-v3")
     assert resolve_card_set("reconstructed-v3").name == "reconstructed-v3"
     assert resolve_card_set("reconstructed-v3") != default
@@ -259,6 +290,8 @@ def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("reconstructed-v4") != default
     assert resolve_card_set("reconstructed-v5") is packaged_card_set("reconstructed-v5")
     assert resolve_card_set("reconstructed-v5") != default
+    assert resolve_card_set("reconstructed-v6") is packaged_card_set("reconstructed-v6")
+    assert resolve_card_set("reconstructed-v6") != default
     assert resolve_card_set(None) is default
     assert resolve_card_set(default) is default
     path = write(tmp_path, BASE)
