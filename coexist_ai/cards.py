@@ -77,13 +77,14 @@ BYTE = 255                # every number of cx_card is a uint8_t
 # The sets shipped in coexist_ai/data, oldest first. Every one stays
 # loadable by its name, and records, positions and protocol messages that
 # name one by its sha256 find it, so games played with an older default
-# still replay. reconstructed-v3 to v6 are candidates meant
-# for ISMCTS play, packaged so that their studies replay; not the default
+# still replay. reconstructed-v6 is the default: the first set fair to
+# every specialty at 2, 3 and 4 players under our search; v3 to v5 were
+# candidates on the way, packaged so that their studies replay
 # (docs/balance.md).
 PACKAGED_NAMES = ("reconstructed-v1", "reconstructed-v2", "reconstructed-v3",
                   "reconstructed-v4", "reconstructed-v5", "reconstructed-v6")
 # The default set: the one switch between them.
-DEFAULT_NAME = "reconstructed-v2"
+DEFAULT_NAME = "reconstructed-v6"
 DEFAULT_ALIASES = ("default",)
 PACKAGE_PREFIX = "<package>:"
 PACKAGED_SOURCE = PACKAGE_PREFIX + DEFAULT_NAME

@@ -108,11 +108,13 @@ def packaged(request):
 
 
 def test_default_set_loads_and_is_labelled_reconstructed(default):
-    assert default.name == "reconstructed-v2"
-    assert default.source == "<package>:reconstructed-v2"
+    assert default.name == "reconstructed-v6"
+    assert default.source == "<package>:reconstructed-v6"
     assert default.is_reconstructed
     assert "reconstructed" in default.display_name
-    assert dict(default.rules) == dict(DEFAULT_RULES)
+    # v3 onward end the game on a 6th release; every other rule is the book's
+    assert dict(default.rules) == {**DEFAULT_RULES, "release_goal": 6}
+    assert dict(packaged_card_set("reconstructed-v2").rules) == dict(DEFAULT_RULES)
     assert len(default.cards) == 80
     assert default_card_set() is default  # cached
 
@@ -164,6 +166,11 @@ def design_variant(default, change):
     return card_set_from_data(data, "<variant>")
 
 
+def cheapest(animals):
+    """The animal that needs the fewest tokens (at most 2 in every set)."""
+    return min(animals, key=lambda card: sum(card["needs"].values()))
+
+
 def set_all(cards, field, value):
     for card in cards:
         card[field] = value
@@ -179,7 +186,7 @@ def set_all(cards, field, value):
     (lambda a, k: set_all(a, "capture", 3), "no animal has capture 1"),
     (lambda a, k: [card.update(conservation=min(card["conservation"], 6)) for card in a],
      "should span 1 to 7-9"),
-    (lambda a, k: a[0].update(conservation=9), "at most 3"),
+    (lambda a, k: cheapest(a).update(conservation=9), "at most 3"),
     (lambda a, k: [card.update(conservation=5 - card["conservation"] % 5) for card in a],
      "rank correlation"),
     (lambda a, k: [card["protect"].update(S=2) for card in a], "often 1 S"),
@@ -279,19 +286,12 @@ def test_index_of_and_near_matches(default):
 
 def test_resolve_card_set(tmp_path, default):
     assert resolve_card_set("default") is default
-    assert resolve_card_set("reconstructed-v2") is default
-    assert resolve_card_set("reconstructed-v1") is packaged_card_set("reconstructed-v1")
-    assert resolve_card_set("reconstructed-v1") != default
-    # the candidates v3 to v6 load by their names and are not the default (yet)
-    assert resolve_card_set("reconstructed-v3") is packaged_card_set("reconstructed-v3")
-    assert resolve_card_set("reconstructed-v3").name == "reconstructed-v3"
-    assert resolve_card_set("reconstructed-v3") != default
-    assert resolve_card_set("reconstructed-v4") is packaged_card_set("reconstructed-v4")
-    assert resolve_card_set("reconstructed-v4") != default
-    assert resolve_card_set("reconstructed-v5") is packaged_card_set("reconstructed-v5")
-    assert resolve_card_set("reconstructed-v5") != default
-    assert resolve_card_set("reconstructed-v6") is packaged_card_set("reconstructed-v6")
-    assert resolve_card_set("reconstructed-v6") != default
+    assert resolve_card_set("reconstructed-v6") is default
+    # every older set loads by its name and is not the default
+    for name in PACKAGED_NAMES[:-1]:
+        assert resolve_card_set(name) is packaged_card_set(name)
+        assert resolve_card_set(name).name == name
+        assert resolve_card_set(name) != default
     assert resolve_card_set(None) is default
     assert resolve_card_set(default) is default
     path = write(tmp_path, BASE)
@@ -357,8 +357,9 @@ def test_the_engine_holds_every_effect_parameter():
 
 def test_the_engine_holds_the_rules_of_the_set(default):
     assert CoreCardSet(default).packed_rules() == {
-        "n_cards": 80, "center_spaces": 5, "capture_limit": 10, "release_goal": 5,
+        "n_cards": 80, "center_spaces": 5, "capture_limit": 10, "release_goal": 6,
         "max_rounds": 60}
+    assert CoreCardSet(packaged_card_set("reconstructed-v2")).packed_rules()["release_goal"] == 5
 
 
 # ---- sha256 -------------------------------------------------------------------

@@ -69,7 +69,7 @@ def test_pgn_is_read_by_python_chess_and_refits_to_our_elo(tmp_path, name, ancho
     games = read_pgn(export(tmp_path, name, "pgn"))
     table = json.loads(export(tmp_path, name, "json", "--anchor", anchor))
     pairings = sum(b["wins"] + b["draws"] + b["losses"] for b in table["bots"]) // 2
-    assert len(games) == pairings == (60 * 6 if name == "four" else 240)
+    assert len(games) == pairings == (60 * 6 if name == "four" else 400)
     assert {g["Result"] for g in games} <= set(SCORE)
     assert {g["White"] for g in games} == {b["name"] for b in table["bots"]}
     assert all(g["Deal"] and g["Game"] for g in games)

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from coexist_ai.balance.stats import EDGE
-from coexist_ai.cards import PACKAGED_NAMES, load_card_set, packaged_card_set
+from coexist_ai.cards import (PACKAGED_NAMES, default_card_set, load_card_set,
+                              packaged_card_set)
 
 BALANCE = Path(__file__).resolve().parents[1] / "tournaments" / "balance"
 REPORTS = sorted(BALANCE.rglob("report.json"))
@@ -77,3 +78,21 @@ def test_verdicts_follow_from_the_shares(path):
         assert verdict["within_tolerance"] == within
         flagged = {s["fauna"] for s in shares if s["differs"]}
         assert set(verdict["flagged"]) == flagged
+
+
+def test_the_default_set_has_a_published_study_that_finds_it_fair():
+    """The issue's bar for a default: a study of the default set by the
+    search, at 2, 3 and 4 players, every specialty within the tolerance of
+    fair with intervals as narrow as the tolerance, and none flagged."""
+    default = default_card_set().sha256
+    fair_counts = set()
+    for path in REPORTS:
+        report = load(path)
+        if report["card_set"]["sha256"] != default or not report["bot"].startswith("ismcts"):
+            continue
+        for count in report["counts"]:
+            verdict = count["verdict"]
+            if verdict["within_tolerance"] and verdict["precise_enough"] \
+                    and not verdict["flagged"] and verdict["tolerance"] <= 0.03:
+                fair_counts.add(count["players"])
+    assert fair_counts == {2, 3, 4}

@@ -169,8 +169,8 @@ def test_the_same_bot_under_two_names_is_one_bot():
                RESULTS / "duel-10k-1k.jsonl", "--anchor", "greedy")
     assert_ok(proc)
     rows = table_rows(proc.stdout)
-    assert set(rows) == {"ismcts-10k", "ismcts-1k", "greedy", "random"}
-    assert rows["ismcts-10k"][1] == rows["ismcts-1k"][1] == 120 + 200
+    assert set(rows) == {"ismcts-10k", "ismcts-1k", "ismcts-1k-light", "greedy", "random"}
+    assert rows["ismcts-10k"][1] == rows["ismcts-1k"][1] == 160 + 200
     assert "ismcts-10k: ismcts:iterations=10000" in proc.stdout
 
 

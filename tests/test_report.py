@@ -9,7 +9,7 @@ from coexist_ai import merged, ratings, report
 from cli_process import ROOT, assert_clear_error, assert_ok, cli
 
 RESULTS = ROOT / "tournaments" / "results"
-BOTS = {"ismcts-10k", "ismcts-1k", "greedy", "random"}
+BOTS = {"ismcts-10k", "ismcts-1k", "ismcts-1k-light", "greedy", "random"}
 
 
 class Page(HTMLParser):
@@ -35,7 +35,7 @@ def test_the_report_opens_and_its_figures_exist(tmp_path):
     assert_ok(proc)
     page = Page()
     page.feed(out.read_text())
-    assert "240 games" in page.title
+    assert "400 games" in page.title
     assert BOTS <= set(page.cells)
     assert len(page.images) == 4
     for name in page.images:

@@ -19,27 +19,27 @@ PLAYED = {
     "duel-100k-greedy.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 greedy --games 60 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-greedy.jsonl",
     "duel-100k-random.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 random --games 10 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-random.jsonl",
     "duel-100k-10k.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000 ismcts:iterations=10000 --games 40 --seed 3 --cards reconstructed-v1 --out tournaments/results/duel-100k-10k.jsonl",
-    "duel-10k-1k.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k.jsonl",
-    "duel-10k-1k-learned-noprior.jsonl": "coexist-ai duel ismcts:iterations=10000,prior=0 ismcts:iterations=1000,prior=0 --games 100 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-learned-noprior.jsonl",
-    "duel-10k-1k-hand-prior.jsonl": "coexist-ai duel ismcts:iterations=10000,eval=hand ismcts:iterations=1000,eval=hand --games 100 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-hand-prior.jsonl",
-    "duel-10k-1k-plain.jsonl": "coexist-ai duel ismcts:iterations=10000,eval=hand,prior=0 ismcts:iterations=1000,eval=hand,prior=0 --games 100 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-plain.jsonl",
-    "duel-10k-learned-hand.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=10000,eval=hand --games 100 --seed 5 --jobs 1 --out tournaments/results/duel-10k-learned-hand.jsonl",
+    "duel-10k-1k.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k.jsonl",
+    "duel-10k-1k-learned-noprior.jsonl": "coexist-ai duel ismcts:iterations=10000,prior=0 ismcts:iterations=1000,prior=0 --games 100 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k-learned-noprior.jsonl",
+    "duel-10k-1k-hand-prior.jsonl": "coexist-ai duel ismcts:iterations=10000,eval=hand ismcts:iterations=1000,eval=hand --games 100 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k-hand-prior.jsonl",
+    "duel-10k-1k-plain.jsonl": "coexist-ai duel ismcts:iterations=10000,eval=hand,prior=0 ismcts:iterations=1000,eval=hand,prior=0 --games 100 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k-plain.jsonl",
+    "duel-10k-learned-hand.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=10000,eval=hand --games 100 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-learned-hand.jsonl",
     "duel-learned-hand-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 200 --players 2 --seed 1 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s.jsonl",
     "duel-learned-hand-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned ismcts:time=0.1 --games 60 --players 4 --seed 2 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-hand-0.1s-4p.jsonl",
     "duel-learned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s.jsonl",
     "duel-learned-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 2 --cards reconstructed-v1 --out tournaments/results/duel-learned-main-0.1s-4p.jsonl",
-    "duel-prior-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-prior-main-0.1s-4p.jsonl",
-    "duel-default-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-default-main-0.1s.jsonl",
-    "duel-default-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-default-main-0.1s-4p.jsonl",
-    "duel-tuned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,c=0.261,prior=4.39,margin_weight=0.056,rollout_depth=6 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-tuned-main-0.1s.jsonl",
-    "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-prior-main-0.1s.jsonl",
-    "duel-default-main-1s.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 200 --players 2 --seed 13 --jobs 1 --out tournaments/results/duel-default-main-1s.jsonl",
-    "duel-default-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-default-main-1s-4p.jsonl",
-    "duel-fitted-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s.jsonl",
-    "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
-    "duel-fitted-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1,policy=fitted \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --out tournaments/results/duel-fitted-main-1s-4p.jsonl",
-    "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --out tournaments/results/duel-10k-1k-fitted.jsonl",
-    "duel-100k-10k-fitted.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000,policy=fitted ismcts:iterations=10000,policy=fitted --games 100 --seed 3 --jobs 1 --out tournaments/results/duel-100k-10k-fitted.jsonl",
+    "duel-prior-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 60 --players 4 --seed 12 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-prior-main-0.1s-4p.jsonl",
+    "duel-default-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-default-main-0.1s.jsonl",
+    "duel-default-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-default-main-0.1s-4p.jsonl",
+    "duel-tuned-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,c=0.261,prior=4.39,margin_weight=0.056,rollout_depth=6 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-tuned-main-0.1s.jsonl",
+    "duel-prior-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,eval=learned,prior=3 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-prior-main-0.1s.jsonl",
+    "duel-default-main-1s.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 200 --players 2 --seed 13 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-default-main-1s.jsonl",
+    "duel-default-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-default-main-1s-4p.jsonl",
+    "duel-fitted-main-0.1s.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-fitted-main-0.1s.jsonl",
+    "duel-fitted-main-0.1s-4p.jsonl": "coexist-ai duel ismcts:time=0.1,policy=fitted \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-fitted-main-0.1s-4p.jsonl",
+    "duel-fitted-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1,policy=fitted \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-fitted-main-1s-4p.jsonl",
+    "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k-fitted.jsonl",
+    "duel-100k-10k-fitted.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000,policy=fitted ismcts:iterations=10000,policy=fitted --games 100 --seed 3 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-100k-10k-fitted.jsonl",
 }
 HEAD = """# Published results
 
@@ -48,10 +48,11 @@ Records (one JSON line per game, `docs/formats.md`) and the tables
 replayed (`python tournaments/results/regenerate_readme.py` rewrites this
 page). 2 players unless said, duplicate deals, the bots' defaults of the
 commit that played them. The configs' tables (quick, ladder, four, levels)
-are played on the default card set (reconstructed-v2) by this commit's bots
+are played on the default card set (reconstructed-v6) by this commit's bots
 (`tests/test_published.py` replays their games). A duel's command names its
-card set: those with `--cards reconstructed-v1` were played when v1 was the
-default, by the bots of that time: there `ismcts` without `eval` or
+card set: those with `--cards reconstructed-v2` were played when v2 was the
+default (until 2026-12-07), those with `--cards reconstructed-v1` when v1
+was, by the bots of that time; on v1: there `ismcts` without `eval` or
 `prior` is `eval=hand,prior=0` and `eval=learned` reads the v1 model
 (`model=v1` today). Every duel but the `*-fitted*` ones was played
 when the light rollouts were the default: there `ismcts` without
