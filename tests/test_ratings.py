@@ -166,12 +166,20 @@ def test_the_same_bot_under_two_names_is_one_bot():
     """Regression: ismcts-10k in the ladder and ismcts:iterations=10000 in a
     duel were two rows, each with its own Elo."""
     proc = cli("tournament", "ratings", RESULTS / "ladder.jsonl",
-               RESULTS / "duel-10k-1k.jsonl", "--anchor", "greedy")
+               RESULTS / "duel-10k-1k-v6.jsonl", "--anchor", "greedy")
     assert_ok(proc)
     rows = table_rows(proc.stdout)
     assert set(rows) == {"ismcts-10k", "ismcts-1k", "ismcts-1k-light", "greedy", "random"}
     assert rows["ismcts-10k"][1] == rows["ismcts-1k"][1] == 160 + 200
     assert "ismcts-10k: ismcts:iterations=10000" in proc.stdout
+
+
+def test_records_of_two_card_sets_are_not_rated_together():
+    """The ladder is played on the default set (v6), the duel of the same
+    bots on v2: one table of both would mix two different games."""
+    proc = cli("tournament", "ratings", RESULTS / "ladder.jsonl",
+               RESULTS / "duel-10k-1k.jsonl", "--anchor", "greedy")
+    assert_clear_error(proc, "duel-10k-1k.jsonl", "mixes card sets", "one card set")
 
 
 def test_two_entrants_of_one_spec_in_a_run_stay_two_bots():
@@ -242,7 +250,7 @@ def test_mixing_player_counts_is_refused_unless_asked():
                        "--mix-players")
     mixed = cli("tournament", "ratings", *files, "--mix-players")
     assert_ok(mixed)
-    assert "240 at 2 players, 60 at 4 players" in mixed.stdout
+    assert "400 at 2 players, 60 at 4 players" in mixed.stdout
 
 
 # -- what the table shows ---------------------------------------------------------------

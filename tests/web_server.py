@@ -5,6 +5,7 @@ reads the address it prints and stops it (Ctrl-C, as a person would) at the
 end. `get` and `post` speak its JSON API with the standard library only.
 """
 import json
+import os
 import signal
 import subprocess
 import time
@@ -14,13 +15,27 @@ import urllib.request
 from cli_process import child_setup, cli_argv, cli_env
 
 
+def first_line(pipe):
+    """The first line, read byte by byte from the pipe's descriptor: a
+    buffered readline can take the lines after it too, and `communicate`,
+    which reads the descriptor, would never see them (a level's Elo line went
+    missing so)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        byte = os.read(pipe.fileno(), 1)
+        if not byte:
+            break
+        data += byte
+    return data.decode()
+
+
 class WebServer:
     def __init__(self, *args, cwd):
         self.proc = subprocess.Popen(cli_argv("web", "--port", "0", *args), cwd=cwd,
                                      env=cli_env(), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                      preexec_fn=child_setup(None))
-        self.first_line = self.proc.stdout.readline()
+        self.first_line = first_line(self.proc.stdout)
         if not self.first_line.startswith("Coexist web game: http://"):
             self.proc.kill()
             raise AssertionError(f"no address printed: {self.first_line!r} "

@@ -40,6 +40,9 @@ PLAYED = {
     "duel-fitted-main-1s-4p.jsonl": "coexist-ai duel ismcts:time=1,policy=fitted \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-fitted-main-1s-4p.jsonl",
     "duel-10k-1k-fitted.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-10k-1k-fitted.jsonl",
     "duel-100k-10k-fitted.jsonl": "coexist-ai duel ismcts:iterations=100000,max_nodes=3000000,policy=fitted ismcts:iterations=10000,policy=fitted --games 100 --seed 3 --jobs 1 --cards reconstructed-v2 --out tournaments/results/duel-100k-10k-fitted.jsonl",
+    "duel-10k-1k-v6.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 2 --out tournaments/results/duel-10k-1k-v6.jsonl",
+    "duel-default-main-0.1s-v6.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --out tournaments/results/duel-default-main-0.1s-v6.jsonl",
+    "duel-default-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 2 --out tournaments/results/duel-default-main-0.1s-4p-v6.jsonl",
 }
 HEAD = """# Published results
 
@@ -77,6 +80,8 @@ PERFECT = ("10 wins in 10 games: the Elo of a perfect score is unbounded; +529 i
 MAIN = ("The second bot is the default `ismcts` of commit 1696165 served over the protocol, "
         "built by `tools/build-baseline.sh 1696165 /tmp/baseline-main` (README, "
         "\"Stronger at equal time\").\n\n")
+V6_SERVED = ("Main's build knows no reconstructed-v6 by name, so it is served with the set's "
+             "file (`serve --cards`), here at the path of the checkout that played.\n\n")
 SECTIONS = [  # title, files, anchor, text before the command
     ("quick.toml → quick.jsonl", ["quick.jsonl"], None, ""),
     ("quick.jsonl, anchored at greedy", ["quick.jsonl"], "greedy", ""),
@@ -129,6 +134,12 @@ SECTIONS = [  # title, files, anchor, text before the command
      "ismcts:iterations=1000", ""),
     ("duel-100k-10k-fitted.jsonl (the default search, 100k against 10k)",
      ["duel-100k-10k-fitted.jsonl"], "ismcts:iterations=10000,policy=fitted", ""),
+    ("duel-10k-1k-v6.jsonl (the default search, reconstructed-v6)", ["duel-10k-1k-v6.jsonl"],
+     "ismcts:iterations=1000", ""),
+    ("duel-default-main-0.1s-v6.jsonl (the default against main's, reconstructed-v6)",
+     ["duel-default-main-0.1s-v6.jsonl"], "coexist-ai ismcts", MAIN + V6_SERVED),
+    ("duel-default-main-0.1s-4p-v6.jsonl (4 players, the default against main's, reconstructed-v6)",
+     ["duel-default-main-0.1s-4p-v6.jsonl"], "coexist-ai ismcts", MAIN + V6_SERVED),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
