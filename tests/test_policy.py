@@ -183,9 +183,20 @@ def test_the_policy_file_is_part_of_the_bots_identity(tmp_path):
     assert model_identity("ismcts") != model_identity("ismcts:policy=light")
 
 
+def test_the_v2_policy_ships_beside_the_default_and_replays_by_name():
+    default, v2 = resolve_policy("default"), resolve_policy("v2")
+    assert default.shape == v2.shape == (len(NAMES),)
+    assert not np.array_equal(default, v2)
+    assert model_identity("ismcts:policy_model=v2") != model_identity("ismcts")
+    with pytest.raises(BotSpecError, match="'default' or 'v2'"):
+        parse_spec("ismcts:policy_model=v3")
+
+
 def test_fit_policy_command_fits_recorded_games(tmp_path):
     games = tmp_path / "games.jsonl"
-    run = cli("duel", "ismcts:iterations=30", "greedy", "--games", "4", "--seed", "3",
+    # eight games: a quarter held out is two, enough that a fit which learned
+    # the moves predicts them better than chance (one game is not)
+    run = cli("duel", "ismcts:iterations=30", "greedy", "--games", "8", "--seed", "3",
               "--out", games)
     assert run.returncode == 0, run.stderr
     args = ["fit-policy", games, "--steps", "50", "--seed", "2", "--held-out", "0.25"]

@@ -102,8 +102,8 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
               "kind) or fitted (a softmax over move features fitted to strong play)",
               choices=("random", "light", "fitted"), former="light"),
         Param("policy_model", str, "default", "policy=fitted: default (the shipped weights, "
-              "fitted to published games of the default search) or a .json written by "
-              "`coexist-ai fit-policy`"),
+              "fitted to published games of the default search on the default card set), "
+              "v2 (fitted on reconstructed-v2) or a .json written by `coexist-ai fit-policy`"),
         Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("prior", float, 3.0, "virtual visits of each new move at the cut-off "

@@ -29,6 +29,10 @@ from coexist_ai.learn.files import read_once
 FORMAT = "coexist-rollout-policy-1"
 SHIPPED_POLICY = "default"
 SHIPPED_FILE = "policy-default.json"
+# files in data/: the default, fitted to games on the default card set, and
+# the policy fitted on reconstructed-v2 (kept so that games played with it
+# when v2 was the default replay)
+NAMED = {SHIPPED_POLICY: SHIPPED_FILE, "v2": "policy-v2.json"}
 
 # csrc/cx_policy.c's features, in order: one-hots of the move's kind, then
 # facts about the card or colour the move acts on
@@ -50,16 +54,16 @@ class PolicyFileError(CoexistError):
 
 
 def policy_path(name: str) -> Path:
-    """The file a bot spec's `policy_model` names: default or a path."""
-    if name == SHIPPED_POLICY:
-        return Path(str(resources.files("coexist_ai") / "data" / SHIPPED_FILE))
+    """The file a bot spec's `policy_model` names: one of NAMED or a path."""
+    if name in NAMED:
+        return Path(str(resources.files("coexist_ai") / "data" / NAMED[name]))
     return Path(name)
 
 
 def resolve_policy(name: str) -> np.ndarray:
     """The weights a bot spec names (read once per path and modification time)."""
     return read_once(policy_path(name), _weights_of, PolicyFileError(
-        f"policy file {name!r}: no such file (expected {SHIPPED_POLICY!r} or the "
+        f"policy file {name!r}: no such file (expected {' or '.join(map(repr, NAMED))} or the "
         "path of a .json from `coexist-ai fit-policy`)"))
 
 

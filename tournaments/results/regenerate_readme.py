@@ -43,6 +43,8 @@ PLAYED = {
     "duel-10k-1k-v6.jsonl": "coexist-ai duel ismcts:iterations=10000 ismcts:iterations=1000 --games 200 --seed 5 --jobs 2 --out tournaments/results/duel-10k-1k-v6.jsonl",
     "duel-default-main-0.1s-v6.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 200 --players 2 --seed 11 --jobs 2 --out tournaments/results/duel-default-main-0.1s-v6.jsonl",
     "duel-default-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 2 --out tournaments/results/duel-default-main-0.1s-4p-v6.jsonl",
+    "duel-policy6-main-0.1s-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 200 --players 2 --seed 21 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-v6.jsonl",
+    "duel-policy6-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 22 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-4p-v6.jsonl",
 }
 HEAD = """# Published results
 
@@ -57,8 +59,10 @@ card set: those with `--cards reconstructed-v2` were played when v2 was the
 default (until 2026-12-07), those with `--cards reconstructed-v1` when v1
 was, by the bots of that time; on v1: there `ismcts` without `eval` or
 `prior` is `eval=hand,prior=0` and `eval=learned` reads the v1 model
-(`model=v1` today). Every duel but the `*-fitted*` ones was played
-when the light rollouts were the default: there `ismcts` without
+(`model=v1` today). The duels on v6 were played with the fitted
+rollouts, those before `duel-policy6-*` with the weights fitted on v2
+(`policy_model=v2` today). Every other duel but the `*-fitted*` ones was
+played when the light rollouts were the default: there `ismcts` without
 `policy` is `policy=light`. Played on a 2-core machine; `--jobs` changes nothing
 in the games.
 
@@ -82,6 +86,10 @@ MAIN = ("The second bot is the default `ismcts` of commit 1696165 served over th
         "\"Stronger at equal time\").\n\n")
 V6_SERVED = ("Main's build knows no reconstructed-v6 by name, so it is served with the set's "
              "file (`serve --cards`), here at the path of the checkout that played.\n\n")
+V2_WEIGHTS = ("Played when the rollout weights fitted on v2 were the default: today "
+              "`policy_model=v2`.\n\n")
+V6_WEIGHTS = ("Played before the weights fitted on v6 shipped, so the record names them by the "
+              "screen's file, weight for weight today's default (`policy_model=default`).\n\n")
 SECTIONS = [  # title, files, anchor, text before the command
     ("quick.toml → quick.jsonl", ["quick.jsonl"], None, ""),
     ("quick.jsonl, anchored at greedy", ["quick.jsonl"], "greedy", ""),
@@ -134,12 +142,19 @@ SECTIONS = [  # title, files, anchor, text before the command
      "ismcts:iterations=1000", ""),
     ("duel-100k-10k-fitted.jsonl (the default search, 100k against 10k)",
      ["duel-100k-10k-fitted.jsonl"], "ismcts:iterations=10000,policy=fitted", ""),
-    ("duel-10k-1k-v6.jsonl (the default search, reconstructed-v6)", ["duel-10k-1k-v6.jsonl"],
+    ("duel-10k-1k-v6.jsonl (the default search with the v2 rollout weights, reconstructed-v6)", ["duel-10k-1k-v6.jsonl"],
      "ismcts:iterations=1000", ""),
-    ("duel-default-main-0.1s-v6.jsonl (the default against main's, reconstructed-v6)",
-     ["duel-default-main-0.1s-v6.jsonl"], "coexist-ai ismcts", MAIN + V6_SERVED),
-    ("duel-default-main-0.1s-4p-v6.jsonl (4 players, the default against main's, reconstructed-v6)",
-     ["duel-default-main-0.1s-4p-v6.jsonl"], "coexist-ai ismcts", MAIN + V6_SERVED),
+    ("duel-default-main-0.1s-v6.jsonl (the default with the v2 rollout weights against main's, "
+     "reconstructed-v6)", ["duel-default-main-0.1s-v6.jsonl"], "coexist-ai ismcts",
+     MAIN + V6_SERVED + V2_WEIGHTS),
+    ("duel-default-main-0.1s-4p-v6.jsonl (4 players, the default with the v2 rollout weights "
+     "against main's, reconstructed-v6)", ["duel-default-main-0.1s-4p-v6.jsonl"],
+     "coexist-ai ismcts", MAIN + V6_SERVED + V2_WEIGHTS),
+    ("duel-policy6-main-0.1s-v6.jsonl (the default against main's, reconstructed-v6)",
+     ["duel-policy6-main-0.1s-v6.jsonl"], "coexist-ai ismcts", MAIN + V6_SERVED + V6_WEIGHTS),
+    ("duel-policy6-main-0.1s-4p-v6.jsonl (4 players, the default against main's, "
+     "reconstructed-v6)", ["duel-policy6-main-0.1s-4p-v6.jsonl"], "coexist-ai ismcts",
+     MAIN + V6_SERVED + V6_WEIGHTS),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
