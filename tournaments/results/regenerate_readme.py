@@ -45,6 +45,7 @@ PLAYED = {
     "duel-default-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 12 --jobs 2 --out tournaments/results/duel-default-main-0.1s-4p-v6.jsonl",
     "duel-policy6-main-0.1s-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 200 --players 2 --seed 21 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-v6.jsonl",
     "duel-policy6-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 22 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-4p-v6.jsonl",
+    "duel-default-main-1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 2 --out tournaments/results/duel-default-main-1s-4p-v6.jsonl",
 }
 HEAD = """# Published results
 
@@ -155,6 +156,9 @@ SECTIONS = [  # title, files, anchor, text before the command
     ("duel-policy6-main-0.1s-4p-v6.jsonl (4 players, the default against main's, "
      "reconstructed-v6)", ["duel-policy6-main-0.1s-4p-v6.jsonl"], "coexist-ai ismcts",
      MAIN + V6_SERVED + V6_WEIGHTS),
+    ("duel-default-main-1s-4p-v6.jsonl (4 players, 1 s a move, the default against main's, "
+     "reconstructed-v6)", ["duel-default-main-1s-4p-v6.jsonl"], "coexist-ai ismcts",
+     MAIN + V6_SERVED),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
