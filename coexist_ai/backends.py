@@ -4,20 +4,13 @@ function and the argument tuples of the games, whose results it yields as
 the games finish; the workers (or the connection) last for the session."""
 from __future__ import annotations
 
-import concurrent.futures as futures
 import contextlib
-import ctypes
-import itertools
-import multiprocessing
 import os
-import signal
-import sys
-import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from coexist_ai.errors import CoexistError
+from coexist_ai.worker_pool import ProcessPool
 
 BACKENDS = ("local", "ray")
 
@@ -35,62 +28,6 @@ def run_inline(function: Callable[..., Result],
         yield function(*args)
 
 
-# A task should run long enough that sending it to a worker and its result
-# back is small beside it: short games (random bots: a few milliseconds)
-# travel in chunks; long ones (searching bots) one by one.
-TASK_SECONDS = 0.05
-MAX_CHUNK = 64
-
-
-def _call_chunk(function: Callable[..., Result],
-                chunk: list[Args]) -> tuple[list[Result], float]:
-    """Worker side: play a chunk of games; returns their results and the
-    seconds the chunk took."""
-    start = time.perf_counter()
-    return [function(*args) for args in chunk], time.perf_counter() - start
-
-
-PR_SET_PDEATHSIG = 1          # linux/prctl.h
-WATCH_SECONDS = 0.5
-
-
-def start_worker(parent: int) -> None:
-    """Worker initializer: Ctrl-C left to the parent, death with it."""
-    _leave_interrupts_to_the_parent()
-    die_with_parent(parent)
-
-
-def _leave_interrupts_to_the_parent() -> None:
-    """Ctrl-C reaches every process of the terminal's group: a worker would
-    die printing a traceback. The parent handles it and ends the workers."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when `parent` (the pid of the run) dies, even by SIGKILL, which no handler of the parent sees. Left
-    behind, a worker plays on for minutes, holding the terminal's output
-    (and, through its inherited fd, multiprocessing's resource tracker).
-    On Linux the kernel sends SIGKILL at once (PR_SET_PDEATHSIG: it fires
-    when the thread that started the worker ends; the pool starts its
-    workers in the thread that submits the games, which is the one running
-    the whole run); everywhere, a thread checks that the parent is still
-    this process's parent."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass                 # the watchdog below still holds
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
-                     name="watch-parent").start()
-
-
-def _watch_parent(parent: int) -> None:
-    # checked at once too: the parent may have died before prctl was made
-    while os.getppid() == parent:
-        time.sleep(WATCH_SECONDS)
-    os.kill(os.getpid(), signal.SIGKILL)
-
-
 class Runner(Protocol):
     """Plays one batch: the results of `function` over `jobs_args`, as
     they finish."""
@@ -101,57 +38,13 @@ class Runner(Protocol):
 
 @contextlib.contextmanager
 def process_session(jobs: int) -> Iterator[Runner]:
-    """Up to `jobs` worker processes (spawned: no state leaks from here),
-    each ending with this process, kept for every batch played in the
-    block."""
-    context = multiprocessing.get_context("spawn")
-    with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                     initializer=start_worker,
-                                     initargs=(os.getpid(),)) as pool:
-        def run(function: Callable[..., Result],
-                jobs_args: Iterable[Args]) -> Iterator[Result]:
-            return _pool_batch(pool, function, jobs_args, jobs)
-        yield run
-
-
-def _pool_batch(pool: futures.Executor, function: Callable[..., Result],
-                jobs_args: Iterable[Args], jobs: int) -> Iterator[Result]:
+    """Up to `jobs` worker processes, each ending with this process, kept
+    for every batch played in the block."""
+    pool = ProcessPool(jobs)
     try:
-        yield from _pool_results(pool, function, iter(jobs_args), jobs)
-    except KeyboardInterrupt:   # the games in flight are lost: do not wait for them
-        for worker in multiprocessing.active_children():
-            worker.terminate()
-        raise
-    except futures.process.BrokenProcessPool:
-        # the games in flight are lost, never the ones recorded
-        raise BackendError(
-            "a worker process died abruptly while playing (a crash of the "
-            "compiled core, or killed, e.g. out of memory); the records "
-            "written are intact: run the same command again to resume") from None
-
-
-def _pool_results(pool: futures.Executor, function: Callable[..., Result],
-                  queue: Iterator[Args], jobs: int) -> Iterator[Result]:
-    size = 1                     # games a task, adapted to their length
-    pending: set[futures.Future[tuple[list[Result], float]]] = set()
-    try:
-        while True:
-            while len(pending) < 2 * jobs:
-                chunk = list(itertools.islice(queue, size))
-                if not chunk:
-                    break
-                pending.add(pool.submit(_call_chunk, function, chunk))
-            if not pending:
-                return
-            done, pending = futures.wait(pending, return_when=futures.FIRST_COMPLETED)
-            for f in done:
-                results, seconds = f.result()
-                per_game = seconds / max(1, len(results))
-                size = max(1, min(MAX_CHUNK, int(TASK_SECONDS / max(per_game, 1e-6))))
-                yield from results
+        yield pool.run
     finally:
-        for f in pending:
-            f.cancel()
+        pool.close()
 
 
 def _package_home() -> str:

@@ -212,7 +212,7 @@ WATCHED = """
 import os, subprocess, sys, time
 child = subprocess.Popen([sys.executable, "-P", "-c", '''
 import sys, threading, time
-from coexist_ai.backends import _watch_parent
+from coexist_ai.worker_pool import _watch_parent
 threading.Thread(target=_watch_parent, args=(int(sys.argv[1]),), daemon=True).start()
 print("watching", flush=True)
 time.sleep(120)

@@ -12,18 +12,17 @@ only, so the positions do not depend on --jobs or on the order games end.
 import json
 import math
 import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from coexist_ai import _engine, _search
+from coexist_ai.backends import execute
 from coexist_ai.bots.spec import make_bot
 from coexist_ai.learn.model import HEADS
 
 MARGIN_SCALE = 10.0   # csrc/cx_eval.c: score points per unit of tanh
-CHUNK = 4             # games a worker plays per task
 # one game's rows: features, labels, hand estimates
 _Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -82,25 +81,22 @@ def play_game(card_set: Any, players: int, bot_spec: str, seed: int,
     return np.concatenate(features), np.array(labels), np.array(hand)
 
 
-def _play_chunk(args: tuple[Any, tuple[int, ...], str, int, range]) -> list[_Rows | None]:
-    card_set, counts, bot_spec, seed, games = args
-    return [play_game(card_set, counts[g % len(counts)], bot_spec, seed, g) for g in games]
+def _play_numbered(card_set: Any, counts: tuple[int, ...], bot_spec: str, seed: int,
+                   game: int) -> tuple[int, _Rows | None]:
+    return game, play_game(card_set, counts[game % len(counts)], bot_spec, seed, game)
 
 
 def generate(card_set: Any, games: int, counts: Sequence[int], bot_spec: str, seed: int,
              jobs: int = 1, progress: Callable[[int], Any] | None = None) -> dict[str, np.ndarray]:
     """Positions of `games` self-play games (game g at counts[g % len]
     players): a dict of arrays x, y (labels), hand, game, players."""
-    chunks = [range(i, min(i + CHUNK, games)) for i in range(0, games, CHUNK)]
-    tasks = [(card_set, tuple(counts), bot_spec, seed, chunk) for chunk in chunks]
+    tasks = ((card_set, tuple(counts), bot_spec, seed, g) for g in range(games))
     parts: list[tuple[int, _Rows | None]] = []
-    pool: Any = ProcessPoolExecutor(jobs) if jobs > 1 else _InProcess()
-    with pool:
-        for chunk, results in zip(chunks, pool.map(_play_chunk, tasks)):
-            parts.extend(zip(chunk, results))
-            if progress:
-                progress(len(chunk))
-    return _stack(parts, counts)
+    for part in execute(_play_numbered, tasks, jobs):
+        parts.append(part)
+        if progress:
+            progress(1)
+    return _stack(sorted(parts, key=lambda part: part[0]), counts)
 
 
 def _stack(parts: list[tuple[int, _Rows | None]], counts: Sequence[int]) -> dict[str, np.ndarray]:
@@ -114,19 +110,6 @@ def _stack(parts: list[tuple[int, _Rows | None]], counts: Sequence[int]) -> dict
             "game": np.repeat([g for g, _ in kept], rows).astype(np.int64),
             "players": np.repeat([counts[g % len(counts)] for g, _ in kept], rows)
                          .astype(np.int64)}
-
-
-class _InProcess:
-    """The pool interface, one game after another in this process."""
-
-    def __enter__(self) -> "_InProcess":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def map(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-        return map(fn, items)
 
 
 ARRAYS = ("x", "y", "hand", "game", "players")
