@@ -46,6 +46,7 @@ PLAYED = {
     "duel-policy6-main-0.1s-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 200 --players 2 --seed 21 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-v6.jsonl",
     "duel-policy6-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 22 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-4p-v6.jsonl",
     "duel-default-main-1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 2 --out tournaments/results/duel-default-main-1s-4p-v6.jsonl",
+    "duel-depth16-main-1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=1,rollout_depth=16 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=1\" --games 100 --players 4 --seed 24 --jobs 2 --out tournaments/results/duel-depth16-main-1s-4p-v6.jsonl",
 }
 HEAD = """# Published results
 
@@ -158,6 +159,9 @@ SECTIONS = [  # title, files, anchor, text before the command
      MAIN + V6_SERVED + V6_WEIGHTS),
     ("duel-default-main-1s-4p-v6.jsonl (4 players, 1 s a move, the default against main's, "
      "reconstructed-v6)", ["duel-default-main-1s-4p-v6.jsonl"], "coexist-ai ismcts",
+     MAIN + V6_SERVED),
+    ("duel-depth16-main-1s-4p-v6.jsonl (4 players, 1 s a move, rollouts of 16 turns against "
+     "main's, reconstructed-v6)", ["duel-depth16-main-1s-4p-v6.jsonl"], "coexist-ai ismcts",
      MAIN + V6_SERVED),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
