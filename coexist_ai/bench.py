@@ -212,15 +212,17 @@ LIGHT_ROLLOUTS = "policy=light"
 
 
 def default_searcher(threads: int, max_nodes: int, seed: int,
-                     settings: str = "") -> _search.Searcher:
+                     settings: str = "", players: int = 2) -> _search.Searcher:
     """The search of the `ismcts` bot with its default settings (rollout
     depth, discount, reward, evaluation...) unless `settings` overrides
-    some, so the figures are those of the bot users run; reuse is off so
-    that every repeat starts from an empty tree."""
+    some, set up for a game of `players`, so the figures are those of the
+    bot users run; reuse is off so that every repeat starts from an empty
+    tree."""
     spec = f"ismcts:threads={threads},max_nodes={max_nodes},reuse=false"
     spec += f",{settings}" if settings else ""
     bot = make_bot(spec, seed)
     assert isinstance(bot, IsmctsBot)
+    bot.new_game(0, players)
     return bot.searcher
 
 
@@ -231,7 +233,8 @@ def search_rate(position: _engine.State, threads: int, iterations: int, seed: in
     disturbed run is the one closest to the truth."""
     best, best_cpu, per_node = 0.0, 0.0, 0.0
     for _ in range(repeats):
-        searcher = default_searcher(threads, 4 * iterations, seed, settings)
+        searcher = default_searcher(threads, 4 * iterations, seed, settings,
+                                    position.num_players)
         cpu = time.process_time()
         result = searcher.search(position.observation(), iterations=iterations)
         cpu = time.process_time() - cpu

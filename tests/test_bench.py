@@ -7,6 +7,8 @@ import math
 import os
 import re
 
+import pytest
+
 from coexist_ai import _engine, _search
 from coexist_ai.bench import default_searcher, run_bench, run_search_bench
 
@@ -40,13 +42,14 @@ def test_search_figures_come_from_the_bots_default_search():
     assert len(limits) == 2 and all(f.value >= 0 for f in limits)
 
 
-def test_the_benchmarked_searcher_has_the_bot_defaults():
-    settings = default_searcher(2, 1000, 5).settings
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_benchmarked_searcher_has_the_bot_defaults(players):
+    settings = default_searcher(2, 1000, 5, players=players).settings
     from coexist_ai.bots.spec import parse_spec
     _, defaults = parse_spec("ismcts")
-    for key in ("c", "reward", "margin_weight", "policy", "rollout_depth", "discount",
-                "prior", "widen"):
+    for key in ("c", "reward", "margin_weight", "policy", "discount", "prior", "widen"):
         assert settings[key] == defaults[key], key
+    assert settings["rollout_depth"] == 4 * players   # four rounds
     assert settings["threads"] == 2 and settings["reuse"] is False
 
 

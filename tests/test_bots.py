@@ -241,6 +241,24 @@ def test_defaults_are_filled_in_and_a_time_budget_alone_searches_by_time():
     assert make_bot("random:seed=4", seed=9).params["seed"] == 9
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_default_rollout_runs_four_rounds_at_every_player_count(players):
+    position = State.new(CS, players=players, seed=players).observation()
+    by_default, spelled, fixed = (make_bot(f"ismcts:iterations=300{extra}", seed=3)
+                                  for extra in ("", f",rollout_depth={4 * players}",
+                                                ",rollout_depth=8"))
+    for bot in (spelled, fixed):
+        bot.new_game(position.current_player, players)
+    # no new_game: the bot learns the player count from the position
+    by_default.choose(position)
+    spelled.choose(position)
+    fixed.choose(position)
+    assert by_default.searcher.settings["rollout_depth"] == 4 * players
+    assert fixed.searcher.settings["rollout_depth"] == 8
+    assert by_default.info["moves"] == spelled.info["moves"]
+    assert (by_default.info["moves"] == fixed.info["moves"]) == (players == 2)
+
+
 PRESET = """description = "a quick, wide search"
 bot = "ismcts"
 iterations = 123

@@ -15,7 +15,7 @@ from typing import Any
 
 from coexist_ai import _search
 from coexist_ai.bots.base import Bot
-from coexist_ai.bots.builtin import GreedyBot, IsmctsBot, RandomBot
+from coexist_ai.bots.builtin import ROLLOUT_ROUNDS, GreedyBot, IsmctsBot, RandomBot
 from coexist_ai.errors import CoexistError
 
 
@@ -104,7 +104,10 @@ BOT_TYPES: dict[str, tuple[type[Bot], str, list[Param]]] = {
         Param("policy_model", str, "default", "policy=fitted: default (the shipped weights, "
               "fitted to published games of the default search on the default card set), "
               "v2 (fitted on reconstructed-v2) or a .json written by `coexist-ai fit-policy`"),
-        Param("rollout_depth", int, 8, "turns before a rollout is cut off and evaluated (0: to the end)", 0, 10**6),
+        Param("rollout_depth", int, -1, "turns before a rollout is cut off and evaluated "
+              f"(0: to the end; -1: {ROLLOUT_ROUNDS} rounds, that is {2 * ROLLOUT_ROUNDS} turns at "
+              f"2 players, {3 * ROLLOUT_ROUNDS} at 3 and {4 * ROLLOUT_ROUNDS} at 4)", -1, 10**6,
+              former=8),
         Param("discount", float, 0.9, "at each node, a result k rounds later than the end expected there counts discount^k, so a won game is brought to its end (1: off)", 0.01, 1),
         Param("prior", float, 3.0, "virtual visits of each new move at the cut-off "
               "evaluation of the position it leads to (0: off, untried moves first)", 0,
