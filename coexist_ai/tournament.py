@@ -57,7 +57,8 @@ class Tournament:
         # which model each learned bot reads (a file retrained in place),
         # and the defaults each relies on that changed since they began
         self.models = _identities(self.entrants, model_identity)
-        self.defaults = _identities(self.entrants, changed_defaults)
+        self.defaults = _identities(self.entrants,
+                                    lambda spec: changed_defaults(spec, players))
         self.schedule = Schedule(mode, self.entrants, players, seed, rounds)
 
     @property

@@ -234,13 +234,15 @@ def test_starting_a_run_costs_the_same_whatever_its_length(tmp_path):
     assert huge < small + 256 * 1024, (small, huge)
 
 
-def _with_former_defaults(monkeypatch):
-    """The bots as they were before any default changed (Param.former)."""
+def _with_former_defaults(monkeypatch, only=None):
+    """The bots as they were before any default changed (Param.former),
+    or only the parameter named `only`."""
     from dataclasses import replace
     from coexist_ai.bots.spec import BOT_TYPES
     for name, (cls, help_text, params) in list(BOT_TYPES.items()):
         monkeypatch.setitem(BOT_TYPES, name, (cls, help_text, [
-            replace(p, default=p.former_value()) for p in params]))
+            replace(p, default=p.former_value()) if only in (None, p.name) else p
+            for p in params]))
 
 
 def test_a_run_relying_on_a_changed_default_is_another_run(monkeypatch):
@@ -259,6 +261,20 @@ def test_a_run_relying_on_a_changed_default_is_another_run(monkeypatch):
     then = [Tournament("t", e, 2, "round-robin", 1, 3).run_id for e in (entrants, spelled, plain)]
     assert now[0] != then[0]
     assert now[1:] == then[1:]
+
+
+def test_four_rounds_of_rollout_are_another_run_only_where_they_are_not_8_turns(monkeypatch):
+    """rollout_depth=-1 (four rounds) plays as the former default, 8 turns,
+    at 2 players: the published 2-player runs keep their ids; at 3 and 4
+    players it plays 12 and 16 turns, so a run begun before is another."""
+    entrants = [Entrant("a", "ismcts:iterations=10"), Entrant("b", "greedy")]
+    def ids():
+        return {n: Tournament("t", entrants, n, "round-robin", 1, 3).run_id for n in (2, 3, 4)}
+    now = ids()
+    _with_former_defaults(monkeypatch, only="rollout_depth")
+    then = ids()
+    assert now[2] == then[2]
+    assert now[3] != then[3] and now[4] != then[4]
 
 
 def test_a_learned_bot_that_names_its_model_alone_makes_a_tournament(tmp_path):

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from coexist_ai.bots import parse_spec
+from coexist_ai.bots.spec import as_played
 from coexist_ai.records import read_records
 from coexist_ai.tune.spsa import Spsa
 from cli_process import (ROOT, assert_clear_error, assert_ok, cli, killed_at_exit,
@@ -74,7 +75,7 @@ def test_the_theta_history_follows_the_recorded_results(tmp_path):
     done = history(out)
     settings = done["settings"]
     from coexist_ai.tune.settings import parse_dimension
-    base = parse_spec(settings["spec"])[1]
+    base = as_played(parse_spec(settings["spec"])[1], settings["players"])
     dims = [parse_dimension(f"{p['name']}={p['low']}:{p['high']}:{p['step']}", "ismcts", base)
             for p in settings["params"]]
     spsa = Spsa(dims, settings["iterations"], settings["seed"], settings["rate"])

@@ -15,7 +15,8 @@ from typing import Any
 
 from coexist_ai import _search
 from coexist_ai.bots.base import Bot
-from coexist_ai.bots.builtin import ROLLOUT_ROUNDS, GreedyBot, IsmctsBot, RandomBot
+from coexist_ai.bots.builtin import (ROLLOUT_ROUNDS, GreedyBot, IsmctsBot, RandomBot,
+                                     rollout_turns)
 from coexist_ai.errors import CoexistError
 
 
@@ -273,18 +274,29 @@ def preset_identity(spec: str) -> str | None:
     return json.dumps(data, sort_keys=True, default=str)
 
 
-def changed_defaults(spec: str) -> dict[str, Any] | None:
-    """{param: value} of the defaults a spec relies on that are not what
-    they were (Param.former), or None if there is none. A run's identity
-    includes them: a run begun before a default changed and resumed after
-    would rate two bots as one, yet a parameter added since, whose default
-    plays as before, changes no run's identity."""
+def changed_defaults(spec: str, players: int) -> dict[str, Any] | None:
+    """{param: value} of the defaults a spec relies on that play otherwise
+    at `players` than they did (Param.former), or None if there is none. A
+    run's identity includes them: a run begun before a default changed and
+    resumed after would rate two bots as one, yet a parameter added since,
+    or a default that plays as before at this player count (four rounds of
+    rollout are the former 8 turns at 2 players), changes no run's
+    identity."""
     name, now = parse_spec(spec)
     if name == "external":
         return None
     _, then = parse_spec(spec, former=True)
-    changed = {k: v for k, v in now.items() if then[k] != v}
+    played_now, played_then = as_played(now, players), as_played(then, players)
+    changed = {k: v for k, v in now.items() if played_then[k] != played_now[k]}
     return changed or None
+
+
+def as_played(params: dict[str, Any], players: int) -> dict[str, Any]:
+    """A bot's parameters as they play at `players`: rollout_depth -1
+    (four rounds) in turns, which depend on it."""
+    if "rollout_depth" not in params:
+        return params
+    return dict(params, rollout_depth=rollout_turns(params["rollout_depth"], players))
 
 
 def model_identity(spec: str) -> str | None:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from coexist_ai.bots.spec import (BOT_TYPES, BotSpecError, Param, canonical_spec,
+from coexist_ai.bots.spec import (BOT_TYPES, BotSpecError, Param, as_played, canonical_spec,
                                   model_identity, parse_spec)
 from coexist_ai.cards import CardSet
 from coexist_ai.errors import CoexistError
@@ -126,7 +126,10 @@ class Settings:
         if self.bot == "external":
             raise TuneError(f"{spec!r} is an external bot: only the built-in bots' "
                             "parameters have types and ranges to tune (see `coexist-ai bots`)")
-        self.dimensions = [parse_dimension(t, self.bot, self.base) for t in param_texts]
+        # a tuned parameter starts where the bot plays at this player count
+        # (rollout_depth -1: four rounds, in turns)
+        start = as_played(self.base, players)
+        self.dimensions = [parse_dimension(t, self.bot, start) for t in param_texts]
         self._refuse_repeats()
         if against is None and players > 2:
             against = canonical_spec(self.bot, self.base)   # the bot as it starts

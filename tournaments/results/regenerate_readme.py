@@ -47,6 +47,7 @@ PLAYED = {
     "duel-policy6-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1,policy_model=tournaments/results/screens/policy-v6.json \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 22 --jobs 2 --out tournaments/results/duel-policy6-main-0.1s-4p-v6.jsonl",
     "duel-default-main-1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=1 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=1\" --games 100 --players 4 --seed 14 --jobs 2 --out tournaments/results/duel-default-main-1s-4p-v6.jsonl",
     "duel-depth16-main-1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=1,rollout_depth=16 \"cmd:move_time=1.25 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=1\" --games 100 --players 4 --seed 24 --jobs 2 --out tournaments/results/duel-depth16-main-1s-4p-v6.jsonl",
+    "duel-depth16-main-0.1s-4p-v6.jsonl": "coexist-ai duel ismcts:time=0.1,rollout_depth=16 \"cmd:move_time=0.125 /tmp/baseline-main/bin/coexist-ai serve --cards /work/main/coexist_ai/data/reconstructed-v6.toml ismcts:time=0.1\" --games 100 --players 4 --seed 25 --jobs 2 --out tournaments/results/duel-depth16-main-0.1s-4p-v6.jsonl",
 }
 HEAD = """# Published results
 
@@ -92,6 +93,11 @@ V2_WEIGHTS = ("Played when the rollout weights fitted on v2 were the default: to
               "`policy_model=v2`.\n\n")
 V6_WEIGHTS = ("Played before the weights fitted on v6 shipped, so the record names them by the "
               "screen's file, weight for weight today's default (`policy_model=default`).\n\n")
+DEPTH16 = ("Played before `rollout_depth=-1` (four rounds: 16 turns at 4 players) became the "
+           "default, so the record spells the depth; today `ismcts:time=T` plays the same "
+           "search at 4 players.\n\n")
+EIGHT_TURNS = ("Played when rollouts were cut off after 8 turns at every player count: at 4 "
+               "players today that is `rollout_depth=8`.\n\n")
 SECTIONS = [  # title, files, anchor, text before the command
     ("quick.toml → quick.jsonl", ["quick.jsonl"], None, ""),
     ("quick.jsonl, anchored at greedy", ["quick.jsonl"], "greedy", ""),
@@ -162,13 +168,19 @@ SECTIONS = [  # title, files, anchor, text before the command
      MAIN + V6_SERVED),
     ("duel-depth16-main-1s-4p-v6.jsonl (4 players, 1 s a move, rollouts of 16 turns against "
      "main's, reconstructed-v6)", ["duel-depth16-main-1s-4p-v6.jsonl"], "coexist-ai ismcts",
-     MAIN + V6_SERVED),
+     MAIN + V6_SERVED + DEPTH16),
+    ("duel-depth16-main-0.1s-4p-v6.jsonl (4 players, rollouts of 16 turns against main's, "
+     "reconstructed-v6)", ["duel-depth16-main-0.1s-4p-v6.jsonl"], "coexist-ai ismcts",
+     MAIN + V6_SERVED + DEPTH16),
     ("quick and ladder merged (one bot under its config name and its spec)",
      ["quick.jsonl", "ladder.jsonl"], "greedy", ""),
 ]
 
 
 def section(title, files, anchor, text):
+    # every 4-player duel but the depth16 ones was played with 8-turn rollouts
+    if "-4p" in files[0] and "depth16" not in files[0]:
+        text += EIGHT_TURNS
     args = ["tournament", "ratings", *[f"{R}/{f}" for f in files]]
     args += ["--anchor", anchor] if anchor else []
     table = subprocess.run(["coexist-ai", *args], capture_output=True, text=True,
