@@ -7,15 +7,13 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from coexist_ai.errors import CoexistError
-from coexist_ai.worker_pool import ProcessPool
+from coexist_ai.worker_pool import Args, ProcessPool, Result
 
 BACKENDS = ("local", "ray")
 
-Result = TypeVar("Result")
-Args = tuple[Any, ...]     # the arguments of one call of the games' function
 
 
 class BackendError(CoexistError):
